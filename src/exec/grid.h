@@ -1,0 +1,41 @@
+// Running a grid of thread blocks of one compiled kernel on the host's cores.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "jit/compile.h"
+#include "support/result.h"
+
+namespace cucpu::exec {
+
+struct Dim3 {
+  uint32_t x = 1, y = 1, z = 1;
+  uint64_t count() const { return uint64_t{x} * y * z; }
+};
+
+struct LaunchShape {
+  Dim3 grid;
+  Dim3 block;
+  uint32_t dynamic_shared_bytes = 0;
+};
+
+// A pool of worker threads, one per core (CUCPU_WORKERS overrides), that runs grids.
+// Blocks are spread over the workers; a block's threads run as fibers on one worker
+// (or, for kernels that never wait on another thread, one after another).
+class GridExecutor {
+ public:
+  static GridExecutor& instance();  // the process-wide pool, started on first use
+  virtual ~GridExecutor() = default;
+
+  virtual unsigned worker_count() const = 0;
+
+  // Runs every block of the grid and returns when the whole grid has finished.
+  // params points to a buffer laid out as kernel.params says.
+  virtual Result<void> run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) = 0;
+
+  // The runtime functions generated code calls (bar.sync, warp collectives, ...).
+  static jit::RuntimeSymbols runtime_symbols();
+};
+
+}  // namespace cucpu::exec

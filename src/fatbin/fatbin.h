@@ -1,0 +1,44 @@
+// Reading the fatbin containers that nvcc embeds in a program: find the entries,
+// decompress them, and choose the PTX that suits the emulated device.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/result.h"
+
+namespace cucpu::fatbin {
+
+enum class EntryKind : uint16_t { Ptx = 1, Cubin = 2, Unknown = 0 };
+
+struct Entry {
+  EntryKind kind = EntryKind::Unknown;
+  uint32_t arch = 0;         // compute capability as 10*major+minor: 90 for compute_90/sm_90
+  std::string identifier;    // the file name nvcc recorded, if any
+  std::vector<uint8_t> data; // decompressed payload (PTX text without trailing NULs, or ELF)
+};
+
+// All entries of one fatbin (several fatbins may be concatenated in one blob).
+// `data` points to the fatbin header (magic 0xBA55ED50). Malformed input is an error
+// (ErrorCode::InvalidImage) that names what is wrong and where; never a crash.
+// size_limit bounds how far the reader may look (SIZE_MAX: trust the header sizes).
+Result<std::vector<Entry>> read_entries(const void* data, size_t size_limit);
+
+// The PTX for a device of compute capability `arch` (e.g. 90): the entry with the highest
+// arch <= the device's. Error ErrorCode::NoKernelImage when there is none, with a
+// message telling how to rebuild (-arch=sm_XX or -gencode ...,code=compute_XX).
+Result<std::string> select_ptx(const std::vector<Entry>& entries, uint32_t arch);
+
+// The wrapper nvcc passes to __cudaRegisterFatBinary (magic 0x466243b1).
+struct Wrapper {
+  int32_t magic;
+  int32_t version;
+  const void* data;  // the fatbin
+  const void* filename_or_fatbins;
+};
+constexpr int32_t kWrapperMagic = 0x466243b1;
+constexpr uint32_t kFatbinMagic = 0xBA55ED50;
+
+}  // namespace cucpu::fatbin

@@ -1,0 +1,66 @@
+// Compiling a ptx::Module to native code (LLVM ORC), and what the executor needs to
+// know about each kernel of it.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "jit/kernel_abi.h"
+#include "ptx/module.h"
+#include "support/result.h"
+
+namespace cucpu::jit {
+
+// Where one kernel parameter lives in the parameter buffer (PTX .param layout:
+// each parameter at the next multiple of its alignment).
+struct ParamSlot {
+  uint32_t offset = 0;
+  uint32_t size = 0;
+  uint32_t align = 1;
+};
+
+struct KernelInfo {
+  std::string name;
+  std::vector<ParamSlot> params;
+  uint32_t param_bytes = 0;          // size of the whole parameter buffer
+  uint32_t static_shared_bytes = 0;  // .shared variables the kernel can reach
+  uint32_t dynamic_shared_offset = 0;// where `extern .shared x[]` starts (aligned, >= static)
+  uint32_t local_bytes = 0;          // .local per thread
+  uint32_t max_threads_per_block = 1024;  // from .maxntid/.reqntid, else the device limit
+  uint32_t reqntid[3] = {0, 0, 0};
+  bool uses_barriers = false;        // calls a runtime function that waits for other threads
+  KernelEntry entry = nullptr;
+};
+
+// A module-scope variable after loading: its storage lives as long as the module.
+struct GlobalInfo {
+  std::string name;
+  ptx::StateSpace space = ptx::StateSpace::Global;
+  void* address = nullptr;
+  uint64_t size = 0;
+};
+
+class CompiledModule {
+ public:
+  virtual ~CompiledModule() = default;
+  virtual const KernelInfo* find_kernel(const std::string& name) const = 0;
+  virtual const GlobalInfo* find_global(const std::string& name) const = 0;
+  virtual std::vector<std::string> kernel_names() const = 0;
+};
+
+struct CompileOptions {
+  RuntimeSymbols runtime;   // the executor's runtime functions (kernel_abi.h)
+  int optimization = 2;     // 0..3, the LLVM pipeline level
+  bool dump_ir = false;     // print the LLVM IR to stderr (CUCPU_DEBUG=jit also logs it)
+};
+
+// Compiles every function of the module. Unsupported instructions are reported as
+// ErrorCode::InvalidPtx naming the instruction and its line, before any code runs.
+Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module, const CompileOptions& options);
+
+// Translates to textual LLVM IR without compiling (for tests and `cucpu ptx --llvm`).
+Result<std::string> translate_to_llvm_ir(const ptx::Module& module);
+
+}  // namespace cucpu::jit

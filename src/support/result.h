@@ -1,0 +1,71 @@
+// Result<T>: the value of an operation that can fail, or the Error saying why.
+// std::expected is C++23; this is the small subset we need, with the same spelling
+// (has_value, value, error, operator bool, operator*, operator->) so that moving to
+// std::expected later is a rename. Nothing in cucpu throws across a stage boundary.
+#pragma once
+
+#include <string>
+#include <type_traits>
+#include <utility>
+#include <variant>
+
+namespace cucpu {
+
+// What went wrong, in terms the API layers can map to cudaError_t / CUresult in one place.
+enum class ErrorCode {
+  InvalidValue,           // a bad argument
+  InvalidPtx,             // PTX that does not parse or check
+  InvalidImage,           // a malformed fatbin
+  NoKernelImage,          // a fatbin with nothing cucpu can run (no PTX)
+  InvalidDeviceFunction,  // an unknown kernel
+  InvalidConfiguration,   // a launch the device cannot run
+  MemoryAllocation,       // out of (host) memory
+  NotSupported,           // a feature cucpu does not implement yet
+  LaunchFailure,          // a kernel failed while it ran
+  Unknown,
+};
+
+struct Error {
+  ErrorCode code = ErrorCode::Unknown;
+  std::string message;
+};
+
+template <typename T>
+class [[nodiscard]] Result {
+ public:
+  Result(T value) : state_(std::move(value)) {}
+  Result(Error error) : state_(std::move(error)) {}
+
+  bool has_value() const { return state_.index() == 0; }
+  explicit operator bool() const { return has_value(); }
+  T& value() & { return std::get<0>(state_); }
+  T&& value() && { return std::get<0>(std::move(state_)); }
+  const T& value() const& { return std::get<0>(state_); }
+  T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T* operator->() { return &value(); }
+  const T* operator->() const { return &value(); }
+  const Error& error() const { return std::get<1>(state_); }
+
+ private:
+  std::variant<T, Error> state_;
+};
+
+template <>
+class [[nodiscard]] Result<void> {
+ public:
+  Result() = default;
+  Result(Error error) : error_(std::move(error)), failed_(true) {}
+
+  bool has_value() const { return !failed_; }
+  explicit operator bool() const { return !failed_; }
+  const Error& error() const { return error_; }
+
+ private:
+  Error error_;
+  bool failed_ = false;
+};
+
+inline Error make_error(ErrorCode code, std::string message) { return Error{code, std::move(message)}; }
+
+}  // namespace cucpu
