@@ -11,13 +11,16 @@
 
 namespace cucpu::fatbin {
 
-enum class EntryKind : uint16_t { Ptx = 1, Cubin = 2, Unknown = 0 };
+// The values are those of the entry header's kind field. LtoIr (NVVM IR of
+// -gencode ...,code=lto_XX) is listed so that messages can name it; cucpu does not run it.
+enum class EntryKind : uint16_t { Ptx = 1, Cubin = 2, LtoIr = 8, Unknown = 0 };
 
 struct Entry {
   EntryKind kind = EntryKind::Unknown;
   uint32_t arch = 0;         // compute capability as 10*major+minor: 90 for compute_90/sm_90
   std::string identifier;    // the file name nvcc recorded, if any
-  std::vector<uint8_t> data; // decompressed payload (PTX text without trailing NULs, or ELF)
+  std::vector<uint8_t> data; // decompressed payload (PTX text without trailing NULs, or ELF);
+                             // for LTO IR and unknown kinds, the payload as stored
 };
 
 // All entries of one fatbin (several fatbins may be concatenated in one blob).
@@ -25,6 +28,11 @@ struct Entry {
 // (ErrorCode::InvalidImage) that names what is wrong and where; never a crash.
 // size_limit bounds how far the reader may look (SIZE_MAX: trust the header sizes).
 Result<std::vector<Entry>> read_entries(const void* data, size_t size_limit);
+
+// Every fatbin of a buffer that holds several back to back (the `.nv_fatbin` section of a
+// program linked from several objects, `__nv_relfatbin` of -rdc builds), one entry list
+// per fatbin, in order. Zero bytes between fatbins (section alignment) are skipped.
+Result<std::vector<std::vector<Entry>>> read_fatbins(const void* data, size_t size);
 
 // The PTX for a device of compute capability `arch` (e.g. 90): the entry with the highest
 // arch <= the device's. Error ErrorCode::NoKernelImage when there is none, with a
@@ -40,5 +48,9 @@ struct Wrapper {
 };
 constexpr int32_t kWrapperMagic = 0x466243b1;
 constexpr uint32_t kFatbinMagic = 0xBA55ED50;
+
+// The entries of the fatbin that a __cudaRegisterFatBinary argument (a Wrapper) points to;
+// a wrong wrapper magic is ErrorCode::InvalidImage.
+Result<std::vector<Entry>> read_wrapped(const void* wrapper);
 
 }  // namespace cucpu::fatbin

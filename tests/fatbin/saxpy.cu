@@ -1,0 +1,5 @@
+// A tiny kernel for the fatbin reader's tests: its PTX must name `saxpy`.
+extern "C" __global__ void saxpy(float a, const float* x, float* y, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n) y[i] = a * x[i] + y[i];
+}
