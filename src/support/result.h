@@ -19,6 +19,7 @@ enum class ErrorCode {
   NoKernelImage,          // a fatbin with nothing cucpu can run (no PTX)
   InvalidDeviceFunction,  // an unknown kernel
   InvalidConfiguration,   // a launch the device cannot run
+  LaunchOutOfResources,   // a launch asking for more than the kernel allows (launch bounds)
   MemoryAllocation,       // out of (host) memory
   NotSupported,           // a feature cucpu does not implement yet
   LaunchFailure,          // a kernel failed while it ran

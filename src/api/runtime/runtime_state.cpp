@@ -1,0 +1,62 @@
+// Per-thread runtime state and the ErrorCode -> cudaError_t mapping.
+#include "api/runtime/runtime_state.h"
+
+#include <vector>
+
+#include "core/sticky_error.h"
+
+namespace cucpu::runtime {
+namespace {
+
+thread_local cudaError_t last_error = cudaSuccess;
+thread_local std::vector<CallConfiguration> call_configurations;
+
+}  // namespace
+
+cudaError_t to_cuda_error(const Error& error) {
+  switch (error.code) {
+    case ErrorCode::InvalidValue: return cudaErrorInvalidValue;
+    case ErrorCode::InvalidPtx: return cudaErrorInvalidPtx;
+    case ErrorCode::InvalidImage: return cudaErrorInvalidKernelImage;
+    case ErrorCode::NoKernelImage: return cudaErrorNoKernelImageForDevice;
+    case ErrorCode::InvalidDeviceFunction: return cudaErrorInvalidDeviceFunction;
+    case ErrorCode::InvalidConfiguration: return cudaErrorInvalidConfiguration;
+    case ErrorCode::LaunchOutOfResources: return cudaErrorLaunchOutOfResources;
+    case ErrorCode::MemoryAllocation: return cudaErrorMemoryAllocation;
+    case ErrorCode::NotSupported: return cudaErrorNotSupported;
+    case ErrorCode::LaunchFailure: return cudaErrorLaunchFailure;
+    case ErrorCode::Unknown: return cudaErrorUnknown;
+  }
+  return cudaErrorUnknown;
+}
+
+cudaError_t record(cudaError_t error) {
+  if (error != cudaSuccess) last_error = error;
+  return error;
+}
+
+cudaError_t record(const Error& error) { return record(to_cuda_error(error)); }
+
+cudaError_t sticky() {
+  auto error = core::sticky_error();
+  return error ? to_cuda_error(*error) : cudaSuccess;
+}
+
+cudaError_t take_last_error() {
+  cudaError_t error = last_error;
+  last_error = cudaSuccess;
+  return error;
+}
+
+cudaError_t peek_last_error() { return last_error; }
+
+void push_call_configuration(const CallConfiguration& configuration) { call_configurations.push_back(configuration); }
+
+bool pop_call_configuration(CallConfiguration* configuration) {
+  if (call_configurations.empty()) return false;
+  *configuration = call_configurations.back();
+  call_configurations.pop_back();
+  return true;
+}
+
+}  // namespace cucpu::runtime

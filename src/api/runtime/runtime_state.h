@@ -1,0 +1,36 @@
+// What the runtime API keeps per host thread (the last error, the <<<...>>> call
+// configurations) and the one place where cucpu's errors become cudaError_t.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include "support/result.h"
+
+namespace cucpu::runtime {
+
+// Maps an inner error to the code CUDA returns for it.
+cudaError_t to_cuda_error(const Error& error);
+
+// Records a failing call's error as the thread's last error and returns it: every entry
+// point returns through here (`return record(...)`), as CUDA records every failure.
+cudaError_t record(cudaError_t error);
+cudaError_t record(const Error& error);
+
+// The sticky device error, if the device is broken (see core/sticky_error.h), else success.
+// Entry points that touch the device start with `if (auto e = sticky(); e) return record(e);`.
+cudaError_t sticky();
+
+cudaError_t take_last_error();  // cudaGetLastError: returns and clears
+cudaError_t peek_last_error();  // cudaPeekAtLastError
+
+// <<<grid, block, shared, stream>>> pushes a configuration that the launch stub pops.
+struct CallConfiguration {
+  dim3 grid;
+  dim3 block;
+  size_t shared_bytes = 0;
+  cudaStream_t stream = nullptr;
+};
+void push_call_configuration(const CallConfiguration& configuration);
+bool pop_call_configuration(CallConfiguration* configuration);
+
+}  // namespace cucpu::runtime

@@ -1,0 +1,52 @@
+// Every allocation the device knows about: device memory, pinned host memory, managed
+// memory and the storage of module variables. A device pointer is a host address, so
+// the registry is what tells a device pointer from any other address (cudaFree of a
+// stack address is an error, cudaMemset needs device memory, pointer attributes).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <mutex>
+#include <optional>
+
+#include "support/result.h"
+
+namespace cucpu::core {
+
+enum class MemoryKind { Device, PinnedHost, Managed, ModuleVariable };
+
+struct Allocation {
+  uintptr_t base = 0;
+  size_t size = 0;
+  MemoryKind kind = MemoryKind::Device;
+};
+
+class MemoryRegistry {
+ public:
+  // cudaMalloc's alignment: every allocation starts on a 256-byte boundary.
+  static constexpr size_t kAlignment = 256;
+
+  Result<void*> allocate(size_t size, MemoryKind kind);
+  // Frees an allocation made by allocate() with one of the given kinds; anything else
+  // (unknown pointer, interior pointer, wrong kind) is InvalidValue and frees nothing.
+  Result<void> release(void* pointer, std::initializer_list<MemoryKind> kinds);
+  // Records storage owned elsewhere (module variables) so that it counts as device memory.
+  void add_external(void* base, size_t size, MemoryKind kind);
+  void remove_external(void* base);
+  // The allocation containing address, if any.
+  std::optional<Allocation> find(const void* address) const;
+  // Whether [address, address + size) lies inside one allocation.
+  bool contains_range(const void* address, size_t size) const;
+  // Frees every allocate()d block (cudaDeviceReset).
+  void release_all();
+
+ private:
+  mutable std::mutex mutex_;
+  std::map<uintptr_t, Allocation> allocations_;  // by base
+  std::map<uintptr_t, bool> owned_;              // base -> allocated by us
+};
+
+MemoryRegistry& memory();
+
+}  // namespace cucpu::core

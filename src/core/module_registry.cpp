@@ -1,0 +1,144 @@
+// Registration of the program's device code and its lazy compilation:
+// fatbin wrapper -> entries -> PTX for compute capability 9.0 -> ptx::Module -> native code.
+#include "core/module_registry.h"
+
+#include <fmt/format.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+
+#include "core/device.h"
+#include "core/memory_registry.h"
+#include "exec/grid.h"
+#include "fatbin/fatbin.h"
+#include "ptx/parse.h"
+#include "support/log.h"
+
+namespace cucpu::core {
+
+ModuleRegistry& modules() {
+  static auto* registry = new ModuleRegistry;  // immortal: stubs unregister from atexit handlers
+  return *registry;
+}
+
+Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
+  auto started = std::chrono::steady_clock::now();
+  auto* wrapper = static_cast<const fatbin::Wrapper*>(wrapper_);
+  if (wrapper->magic != fatbin::kWrapperMagic)
+    return make_error(ErrorCode::InvalidImage, fmt::format("fatbin wrapper magic {:#x} is not {:#x}",
+                                                           static_cast<uint32_t>(wrapper->magic), fatbin::kWrapperMagic));
+  auto entries = fatbin::read_entries(wrapper->data, SIZE_MAX);
+  if (!entries) return entries.error();
+  auto ptx_text = fatbin::select_ptx(*entries, kArch);
+  if (!ptx_text) return ptx_text.error();
+  auto module = ptx::parse(*ptx_text, "ptx");
+  if (!module) return module.error();
+  auto parsed = std::chrono::steady_clock::now();
+  jit::CompileOptions options;
+  options.runtime = exec::GridExecutor::runtime_symbols();
+  auto compiled = jit::compile_module(*module, options);
+  auto done = std::chrono::steady_clock::now();
+  using ms = std::chrono::duration<double, std::milli>;
+  log::debug(log::Category::Jit, "module {}: {} bytes of PTX, parse {:.1f} ms, compile {:.1f} ms", wrapper_,
+             ptx_text->size(), ms(parsed - started).count(), ms(done - parsed).count());
+  return compiled;
+}
+
+Result<const jit::CompiledModule*> FatbinModule::load() {
+  std::lock_guard lock(mutex_);
+  if (!attempted_) {
+    attempted_ = true;
+    auto compiled = compile();
+    if (compiled) {
+      compiled_ = std::move(*compiled);
+      publish_variables();
+    } else {
+      error_ = compiled.error();
+      // Said once, where the user sees it: the launch itself only returns an error code.
+      std::fprintf(stderr, "cucpu: cannot load the program's device code: %s\n", error_.message.c_str());
+    }
+  }
+  if (!compiled_) return error_;
+  return static_cast<const jit::CompiledModule*>(compiled_.get());
+}
+
+// Registered variables become device memory (cudaMemcpy to them is a device copy), and
+// managed ones get their host pointer, which host code dereferences directly.
+void FatbinModule::publish_variables() {
+  for (Variable* variable : variables_) {
+    const jit::GlobalInfo* info = compiled_->find_global(variable->device_name);
+    if (!info) continue;
+    memory().add_external(info->address, info->size, MemoryKind::ModuleVariable);
+    if (variable->managed && variable->managed_host_pointer) *variable->managed_host_pointer = info->address;
+  }
+}
+
+FatbinModule* ModuleRegistry::register_fatbin(const void* wrapper) {
+  std::lock_guard lock(mutex_);
+  modules_.push_back(std::make_unique<FatbinModule>(wrapper));
+  return modules_.back().get();
+}
+
+void ModuleRegistry::unregister_fatbin(FatbinModule* module) {
+  // Kernels and variables stay registered: at exit other atexit handlers may still ask,
+  // and a module's code must outlive any grid still referring to it.
+  (void)module;
+}
+
+void ModuleRegistry::register_kernel(FatbinModule* module, const void* host_function, const char* device_name) {
+  std::lock_guard lock(mutex_);
+  auto kernel = std::make_unique<Kernel>();
+  kernel->module = module;
+  kernel->host_function = host_function;
+  kernel->device_name = device_name;
+  kernels_[host_function] = std::move(kernel);
+}
+
+void ModuleRegistry::register_variable(FatbinModule* module, Variable variable) {
+  std::lock_guard lock(mutex_);
+  variable.module = module;
+  auto owned = std::make_unique<Variable>(std::move(variable));
+  module->variables().push_back(owned.get());
+  variables_[owned->host_shadow] = std::move(owned);
+}
+
+Kernel* ModuleRegistry::find_kernel(const void* host_function) {
+  std::lock_guard lock(mutex_);
+  auto it = kernels_.find(host_function);
+  return it == kernels_.end() ? nullptr : it->second.get();
+}
+
+Variable* ModuleRegistry::find_variable(const void* host_shadow) {
+  std::lock_guard lock(mutex_);
+  auto it = variables_.find(host_shadow);
+  return it == variables_.end() ? nullptr : it->second.get();
+}
+
+Result<const jit::KernelInfo*> ModuleRegistry::load_kernel(const Kernel& kernel) {
+  auto compiled = kernel.module->load();
+  if (!compiled) return compiled.error();
+  const jit::KernelInfo* info = (*compiled)->find_kernel(kernel.device_name);
+  if (!info)
+    return make_error(ErrorCode::InvalidDeviceFunction,
+                      fmt::format("kernel {} is not in the program's PTX", kernel.device_name));
+  return info;
+}
+
+Result<jit::GlobalInfo> ModuleRegistry::load_variable(const Variable& variable) {
+  auto compiled = variable.module->load();
+  if (!compiled) return compiled.error();
+  const jit::GlobalInfo* info = (*compiled)->find_global(variable.device_name);
+  if (!info)
+    return make_error(ErrorCode::InvalidValue,
+                      fmt::format("variable {} is not in the program's PTX", variable.device_name));
+  return *info;
+}
+
+Result<void> ModuleRegistry::initialize(FatbinModule* module) {
+  auto compiled = module->load();
+  if (!compiled) return compiled.error();
+  return {};
+}
+
+}  // namespace cucpu::core

@@ -1,0 +1,90 @@
+// The device code a program registered: one FatbinModule per __cudaRegisterFatBinary,
+// with the kernels and variables the host stubs registered against it. Modules are
+// compiled lazily, on the first use of one of their kernels or variables (as CUDA's
+// lazy loading does), so that a program whose PTX cucpu cannot compile still starts and
+// gets the error from the launch that needs it.
+#pragma once
+
+#include <cstddef>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "jit/compile.h"
+#include "support/result.h"
+
+namespace cucpu::core {
+
+class FatbinModule;
+
+// A kernel as the host knows it: the stub's address and the mangled device name.
+struct Kernel {
+  FatbinModule* module = nullptr;
+  const void* host_function = nullptr;
+  std::string device_name;
+  // Set by cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
+  int max_dynamic_shared_bytes = 48 * 1024;
+  int preferred_shared_carveout = -1;
+};
+
+// A __device__/__constant__/__managed__ variable as the host knows it.
+struct Variable {
+  FatbinModule* module = nullptr;
+  const void* host_shadow = nullptr;  // the host-side variable (symbol for cudaMemcpyToSymbol)
+  std::string device_name;
+  size_t size = 0;
+  bool constant = false;
+  bool managed = false;
+  void** managed_host_pointer = nullptr;  // __cudaRegisterManagedVar: set to the storage at load
+};
+
+class FatbinModule {
+ public:
+  explicit FatbinModule(const void* wrapper) : wrapper_(wrapper) {}
+
+  // Compiles the module if not done yet; the result (or the error) is kept.
+  Result<const jit::CompiledModule*> load();
+  const void* wrapper() const { return wrapper_; }
+  std::vector<Variable*>& variables() { return variables_; }
+
+ private:
+  Result<std::unique_ptr<jit::CompiledModule>> compile() const;
+  void publish_variables();
+
+  const void* wrapper_;
+  std::mutex mutex_;
+  bool attempted_ = false;
+  std::unique_ptr<jit::CompiledModule> compiled_;
+  Error error_;
+  std::vector<Variable*> variables_;
+};
+
+class ModuleRegistry {
+ public:
+  FatbinModule* register_fatbin(const void* wrapper);
+  void unregister_fatbin(FatbinModule* module);
+  void register_kernel(FatbinModule* module, const void* host_function, const char* device_name);
+  void register_variable(FatbinModule* module, Variable variable);
+
+  Kernel* find_kernel(const void* host_function);
+  Variable* find_variable(const void* host_shadow);
+
+  // The compiled kernel, compiling its module on first use.
+  Result<const jit::KernelInfo*> load_kernel(const Kernel& kernel);
+  // The device address and size of a variable, compiling its module on first use.
+  Result<jit::GlobalInfo> load_variable(const Variable& variable);
+  // Loads a module and points its managed variables' host pointers at their storage.
+  Result<void> initialize(FatbinModule* module);
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<FatbinModule>> modules_;
+  std::map<const void*, std::unique_ptr<Kernel>> kernels_;      // by host stub
+  std::map<const void*, std::unique_ptr<Variable>> variables_;  // by host shadow
+};
+
+ModuleRegistry& modules();
+
+}  // namespace cucpu::core

@@ -1,0 +1,28 @@
+// The subcommands of the cucpu tool, one file each.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cucpu::tool {
+
+// cucpu run PROGRAM [ARGS...]: replaces this process by PROGRAM with cucpu's libraries
+// first on the library path; returns only if that fails.
+int run_program(const std::vector<std::string>& command);
+
+// cucpu info: the emulated device.
+int print_device_info();
+
+// cucpu ptx FILE: parse (and optionally print, translate or compile) a PTX file.
+struct PtxOptions {
+  std::string file;
+  bool print = false;
+  bool llvm = false;
+  bool compile = false;
+};
+int check_ptx_file(const PtxOptions& options);
+
+// The DT_NEEDED entries of an ELF file; empty if it is not a dynamically linked ELF.
+std::vector<std::string> elf_needed_libraries(const std::string& path);
+
+}  // namespace cucpu::tool

@@ -1,0 +1,34 @@
+// cucpu: run CUDA programs on the CPU.
+//   cucpu run PROGRAM [ARGS...]   run an nvcc-built program (-cudart shared) with cucpu
+//   cucpu info                    print the emulated device
+//   cucpu ptx FILE                parse a PTX file and report errors or a summary
+#include <CLI/CLI.hpp>
+
+#include "tools/cucpu/commands.h"
+
+int main(int argc, char** argv) {
+  CLI::App app{"cucpu: CUDA for CPUs. Runs nvcc-built programs on the host's cores."};
+  app.require_subcommand(1);
+
+  std::vector<std::string> command;
+  auto* run = app.add_subcommand("run", "Run PROGRAM [ARGS...] with cucpu's libcudart.so.13 in place of NVIDIA's");
+  run->add_option("command", command, "The program and its arguments")->required();
+  run->prefix_command();  // everything after PROGRAM belongs to the program
+
+  auto* info = app.add_subcommand("info", "Print the emulated device");
+
+  cucpu::tool::PtxOptions ptx;
+  auto* ptx_command = app.add_subcommand("ptx", "Parse a PTX file: report the first error, or a summary");
+  ptx_command->add_option("file", ptx.file, "The PTX file")->required();
+  ptx_command->add_flag("--print", ptx.print, "Print the parsed module as PTX");
+  ptx_command->add_flag("--llvm", ptx.llvm, "Print the LLVM IR cucpu translates it to");
+  ptx_command->add_flag("--compile", ptx.compile, "Also compile it to native code");
+
+  CLI11_PARSE(app, argc, argv);
+  if (*run) {
+    command.insert(command.end(), run->remaining().begin(), run->remaining().end());
+    return cucpu::tool::run_program(command);
+  }
+  if (*info) return cucpu::tool::print_device_info();
+  return cucpu::tool::check_ptx_file(ptx);
+}
