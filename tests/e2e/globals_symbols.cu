@@ -20,10 +20,10 @@ __global__ void apply(float* out) {
 int main() {
     size_t size = 0;
     void* address = nullptr;
-    std::printf("cudaGetSymbolSize(counters): %s, %zu bytes\n", cudaGetErrorName(cudaGetSymbolSize(&size, counters)),
-                size);
-    std::printf("cudaGetSymbolAddress(weights): %s, %s\n",
-                cudaGetErrorName(cudaGetSymbolAddress(&address, weights)), address ? "non-null" : "null");
+    cudaError_t err = cudaGetSymbolSize(&size, counters);
+    std::printf("cudaGetSymbolSize(counters): %s, %zu bytes\n", cudaGetErrorName(err), size);
+    err = cudaGetSymbolAddress(&address, weights);
+    std::printf("cudaGetSymbolAddress(weights): %s, %s\n", cudaGetErrorName(err), address ? "non-null" : "null");
     int replacement[2] = {40, 50};
     std::printf("cudaMemcpyToSymbol(counters, offset 8): %s\n",
                 cudaGetErrorName(cudaMemcpyToSymbol(counters, replacement, sizeof(replacement), 2 * sizeof(int))));
