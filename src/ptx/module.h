@@ -67,6 +67,11 @@ const char* spelling(SpecialRegister sreg);  // "%tid"
 #define PTX_QUALIFIER_GROUP_END(Group) };
 #include "ptx/qualifiers.def"
 
+// ".rn" for Rounding::NearestEven; "" for None. (Scope::Gpu on membar is spelled ".gl".)
+#define PTX_QUALIFIER_GROUP(Group) const char* spelling(Group value);
+#define PTX_QUALIFIER(Group, Name, spelling)
+#include "ptx/qualifiers.def"
+
 // The qualifiers of one instruction, as meanings. Fields an opcode does not take stay
 // at their defaults; the parser rejects qualifiers an opcode does not accept.
 struct Qualifiers {
@@ -84,6 +89,7 @@ struct Qualifiers {
   VoteMode vote = VoteMode::None;          // vote .all .any .uni .ballot
   Semantics sem = Semantics::None;         // .relaxed .acquire .release .acq_rel .sc .volatile
   Scope scope = Scope::None;               // .cta .cluster .gpu .sys
+  Operation operation = Operation::None;   // testp property, prmt mode, bfind.shiftamt, griddepcontrol
   uint8_t vector = 1;                      // .v2 .v4 .v8: elements per access
   bool ftz = false;
   bool sat = false;
@@ -91,7 +97,8 @@ struct Qualifiers {
   bool full = false;
   bool carry = false;      // .cc on add/sub/mad
   bool uni = false;        // bra.uni / call.uni
-  bool sync = false;       // .sync on shfl/vote/redux/bar.warp
+  bool sync = false;       // .sync on shfl/vote/redux/match/elect; bar.warp.sync is Bar with
+                           // sync set and barrier None
   bool aligned = false;    // .aligned on bar/barrier
   bool relu = false;
   bool nan = false;        // .NaN on min/max
@@ -115,6 +122,7 @@ struct Operand {
     Address,          // [base + offset]: base is a Register or Symbol operand (or none: [imm])
     Vector,           // { elements }: ld.v4 destinations, mov pack/unpack
     Label,            // name: a branch target
+    Sink,             // `_`: a destination (or vector element) whose value is discarded
   };
   Kind kind = Kind::Register;
   uint32_t reg = 0;
@@ -138,10 +146,20 @@ struct Instruction {
   Opcode opcode{};
   Qualifiers q;
   std::optional<Guard> guard;
-  std::vector<Operand> operands;  // PTX order: destination(s) first
+  // PTX order: destination(s) first. A `d|p` destination pair is two operands (see
+  // has_destination_pair). call is always three operands: Vector of return values (maybe
+  // empty), target (Symbol or Register), Vector of arguments (maybe empty); the
+  // .callprototype / .calltargets operand is dropped (the argument variables carry the
+  // signature). brx.idx's table is a Vector of Label operands. An `.L2::cache_hint`
+  // qualifier and its cache-policy operand are dropped.
+  std::vector<Operand> operands;
   SourcePos pos;
   DebugLoc loc;
 };
+
+// True when operands[0] and operands[1] were written `d|p` (setp, shfl, match.all, elect):
+// both are destinations. Decided by opcode and operand count, so the IR needs no flag.
+bool has_destination_pair(const Instruction& instruction);
 
 // A register (one element of a `.reg .b32 %r<22>;` declaration).
 struct Register {
@@ -162,7 +180,8 @@ struct Variable {
   bool is_visible = false;
   bool is_weak = false;
   bool is_common = false;
-  std::vector<uint8_t> init;   // initializer bytes (little-endian), empty = none
+  std::vector<uint8_t> init;   // initializer bytes (little-endian), empty = none; when present
+                               // size_bytes() long: each element at its offset, the rest zero
   // Initializer entries that are addresses of symbols: at byte offset, symbol + addend.
   struct AddressInit {
     uint64_t offset = 0;
@@ -223,7 +242,7 @@ struct Function {
   std::vector<Parameter> params;
   std::vector<Parameter> returns;  // .func (.param .b32 r) name(...)
   Directives directives;
-  std::vector<Register> registers;
+  std::vector<Register> registers;  // .reg parameters first (same names), then the body's
   std::vector<Variable> locals;    // .local/.shared/.param/.const declared in the body
   std::vector<Statement> body;     // flattened: nested { } scopes are renamed apart
   SourcePos pos;

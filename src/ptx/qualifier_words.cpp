@@ -1,0 +1,279 @@
+// The tables that turn spellings into meanings, built once from opcodes.def,
+// qualifiers.def and special_registers.def. A qualifier word maps to a list of
+// candidates (group, setter); apply_qualifier takes the first candidate whose group the
+// opcode accepts, so `.and` is BoolOp::And on setp and AtomicOp::And on atom, and a
+// second type word is the source type only where the opcode accepts one (cvt, set).
+#include "ptx/qualifier_words.h"
+
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "ptx/accepted_qualifiers.h"
+
+namespace cucpu::ptx {
+
+namespace accepts {
+
+uint64_t accepted_qualifiers(Opcode opcode) {
+  switch (opcode) {
+#define PTX_OPCODE(Name, text, groups) \
+  case Opcode::Name:                   \
+    return groups;
+#include "ptx/opcodes.def"
+  }
+  return 0;
+}
+
+}  // namespace accepts
+
+namespace {
+
+using Outcome = QualifierOutcome;
+using Setter = Outcome (*)(Qualifiers& q, uint64_t accepted, uint8_t value);
+
+struct Candidate {
+  uint64_t group;
+  Setter set;
+  uint8_t value;
+};
+
+// Where each enumerated group lives in Qualifiers.
+template <typename Group>
+Group Qualifiers::*field_of();
+template <>
+Rounding Qualifiers::*field_of<Rounding>() {
+  return &Qualifiers::rounding;
+}
+template <>
+MulMode Qualifiers::*field_of<MulMode>() {
+  return &Qualifiers::mul_mode;
+}
+template <>
+Compare Qualifiers::*field_of<Compare>() {
+  return &Qualifiers::compare;
+}
+template <>
+BoolOp Qualifiers::*field_of<BoolOp>() {
+  return &Qualifiers::bool_op;
+}
+template <>
+AtomicOp Qualifiers::*field_of<AtomicOp>() {
+  return &Qualifiers::atomic_op;
+}
+template <>
+BarrierMode Qualifiers::*field_of<BarrierMode>() {
+  return &Qualifiers::barrier;
+}
+template <>
+ShuffleMode Qualifiers::*field_of<ShuffleMode>() {
+  return &Qualifiers::shuffle;
+}
+template <>
+VoteMode Qualifiers::*field_of<VoteMode>() {
+  return &Qualifiers::vote;
+}
+template <>
+Semantics Qualifiers::*field_of<Semantics>() {
+  return &Qualifiers::sem;
+}
+template <>
+Scope Qualifiers::*field_of<Scope>() {
+  return &Qualifiers::scope;
+}
+template <>
+Operation Qualifiers::*field_of<Operation>() {
+  return &Qualifiers::operation;
+}
+
+template <typename Group>
+Outcome set_group(Qualifiers& q, uint64_t, uint8_t value) {
+  Group& field = q.*field_of<Group>();
+  if (field != Group::None) return Outcome::Duplicate;
+  field = static_cast<Group>(value);
+  return Outcome::Applied;
+}
+
+Outcome set_type(Qualifiers& q, uint64_t accepted, uint8_t value) {
+  if (q.type == Type::None) {
+    q.type = static_cast<Type>(value);
+  } else if ((accepted & accepts::kSrcType) && q.src_type == Type::None) {
+    q.src_type = static_cast<Type>(value);
+  } else {
+    return Outcome::Duplicate;
+  }
+  return Outcome::Applied;
+}
+
+Outcome set_space(Qualifiers& q, uint64_t, uint8_t value) {
+  if (q.space != StateSpace::Generic) return Outcome::Duplicate;
+  q.space = static_cast<StateSpace>(value);
+  return Outcome::Applied;
+}
+
+Outcome set_vector(Qualifiers& q, uint64_t, uint8_t value) {
+  if (q.vector != 1) return Outcome::Duplicate;
+  q.vector = value;
+  return Outcome::Applied;
+}
+
+template <bool Qualifiers::*Flag, bool Value>
+Outcome set_flag(Qualifiers& q, uint64_t, uint8_t) {
+  if constexpr (Value) {
+    if (q.*Flag) return Outcome::Duplicate;
+  }
+  q.*Flag = Value;
+  return Outcome::Applied;
+}
+
+Outcome drop(Qualifiers&, uint64_t, uint8_t) { return Outcome::Dropped; }
+Outcome cache_hint(Qualifiers&, uint64_t, uint8_t) { return Outcome::CacheHint; }
+
+using WordTable = std::unordered_map<std::string_view, std::vector<Candidate>>;
+
+void add_types(WordTable& table) {
+  static constexpr Type kTypes[] = {Type::Pred, Type::B8,  Type::B16, Type::B32,   Type::B64,  Type::B128,
+                                    Type::U8,   Type::U16, Type::U32, Type::U64,   Type::S8,   Type::S16,
+                                    Type::S32,  Type::S64, Type::F16, Type::F16x2, Type::BF16, Type::BF16x2,
+                                    Type::TF32, Type::F32, Type::F64};
+  for (Type type : kTypes) table[spelling(type)].push_back({accepts::kType, set_type, static_cast<uint8_t>(type)});
+}
+
+void add_spaces(WordTable& table) {
+  const std::pair<std::string_view, StateSpace> spaces[] = {
+      {".global", StateSpace::Global},      {".shared", StateSpace::Shared},
+      {".shared::cta", StateSpace::Shared}, {".shared::cluster", StateSpace::SharedCluster},
+      {".local", StateSpace::Local},        {".param", StateSpace::Param},
+      {".param::entry", StateSpace::Param}, {".param::func", StateSpace::Param},
+      {".const", StateSpace::Const},        {".tex", StateSpace::Tex}};
+  for (const auto& [word, space] : spaces) {
+    table[word].push_back({accepts::kSpace, set_space, static_cast<uint8_t>(space)});
+  }
+}
+
+void add_groups(WordTable& table) {
+#define PTX_QUALIFIER(Group, Name, text) \
+  table[text].push_back({accepts::k##Group, set_group<Group>, static_cast<uint8_t>(Group::Name)});
+#include "ptx/qualifiers.def"
+  // membar spells the GPU scope `.gl` (PTX ISA 9.0 §9.7.13.4).
+  table[".gl"].push_back({accepts::kScope, set_group<Scope>, static_cast<uint8_t>(Scope::Gpu)});
+}
+
+void add_flags(WordTable& table) {
+  using namespace accepts;
+  table[".to"].push_back({kTo, set_flag<&Qualifiers::to_space, true>, 0});
+  table[".v2"].push_back({kVector, set_vector, 2});
+  table[".v4"].push_back({kVector, set_vector, 4});
+  table[".v8"].push_back({kVector, set_vector, 8});
+  table[".ftz"].push_back({kFtz, set_flag<&Qualifiers::ftz, true>, 0});
+  table[".sat"].push_back({kSat, set_flag<&Qualifiers::sat, true>, 0});
+  table[".approx"].push_back({kApprox, set_flag<&Qualifiers::approx, true>, 0});
+  table[".full"].push_back({kFull, set_flag<&Qualifiers::full, true>, 0});
+  table[".cc"].push_back({kCarry, set_flag<&Qualifiers::carry, true>, 0});
+  table[".uni"].push_back({kUni, set_flag<&Qualifiers::uni, true>, 0});
+  table[".sync"].push_back({kSync, set_flag<&Qualifiers::sync, true>, 0});
+  table[".aligned"].push_back({kAligned, set_flag<&Qualifiers::aligned, true>, 0});
+  table[".relu"].push_back({kRelu, set_flag<&Qualifiers::relu, true>, 0});
+  table[".NaN"].push_back({kNan, set_flag<&Qualifiers::nan, true>, 0});
+  table[".l"].push_back({kShift, set_flag<&Qualifiers::shift_left, true>, 0});
+  table[".r"].push_back({kShift, set_flag<&Qualifiers::shift_left, false>, 0});
+  table[".clamp"].push_back({kClamp, set_flag<&Qualifiers::clamp, true>, 0});
+  table[".wrap"].push_back({kClamp, set_flag<&Qualifiers::clamp, false>, 0});
+  table[".nc"].push_back({kNc, set_flag<&Qualifiers::nc, true>, 0});
+  table[".noftz"].push_back({kNoftz, drop, 0});
+  table[".idx"].push_back({kIdx, drop, 0});
+  // Cache operators and hints change no result on a CPU (PTX ISA 9.0 §9.7.9.1).
+  for (std::string_view word : {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".L1", ".L2", ".unified"}) {
+    table[word].push_back({kCache, drop, 0});
+  }
+  table[".L2::cache_hint"].push_back({kCache, cache_hint, 0});
+}
+
+const WordTable& word_table() {
+  static const WordTable table = [] {
+    WordTable t;
+    add_types(t);
+    add_spaces(t);
+    add_groups(t);
+    add_flags(t);
+    return t;
+  }();
+  return table;
+}
+
+}  // namespace
+
+std::optional<Opcode> find_opcode(std::string_view name) {
+  static const std::unordered_map<std::string_view, Opcode> table = [] {
+    std::unordered_map<std::string_view, Opcode> t;
+#define PTX_OPCODE(Name, text, groups) t.emplace(text, Opcode::Name);
+#include "ptx/opcodes.def"
+    return t;
+  }();
+  auto it = table.find(name);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+std::optional<Type> find_type(std::string_view word) {
+  auto it = word_table().find(word);
+  if (it == word_table().end()) return std::nullopt;
+  for (const Candidate& candidate : it->second) {
+    if (candidate.group == accepts::kType) return static_cast<Type>(candidate.value);
+  }
+  return std::nullopt;
+}
+
+std::optional<StateSpace> find_state_space(std::string_view word) {
+  if (word == ".reg") return StateSpace::Reg;
+  if (word == ".sreg") return StateSpace::SReg;
+  auto it = word_table().find(word);
+  if (it == word_table().end()) return std::nullopt;
+  for (const Candidate& candidate : it->second) {
+    if (candidate.group == accepts::kSpace) return static_cast<StateSpace>(candidate.value);
+  }
+  return std::nullopt;
+}
+
+std::optional<SpecialRegister> find_special_register(std::string_view name) {
+  static const std::unordered_map<std::string_view, SpecialRegister> table = [] {
+    std::unordered_map<std::string_view, SpecialRegister> t;
+#define PTX_SREG(Name, text, components) t.emplace(text, SpecialRegister::Name);
+#include "ptx/special_registers.def"
+    return t;
+  }();
+  auto it = table.find(name);
+  if (it == table.end()) return std::nullopt;
+  return it->second;
+}
+
+unsigned special_register_components(SpecialRegister sreg) {
+  switch (sreg) {
+#define PTX_SREG(Name, text, components) \
+  case SpecialRegister::Name:            \
+    return components;
+#include "ptx/special_registers.def"
+  }
+  return 0;
+}
+
+QualifierOutcome apply_qualifier(Opcode opcode, std::string_view word, Qualifiers& q) {
+  const uint64_t accepted = accepts::accepted_qualifiers(opcode);
+  // Eviction priorities and access sizes: .L1::evict_last, .L2::256B, ...
+  if ((accepted & accepts::kCache) && word != ".L2::cache_hint" &&
+      (word.starts_with(".L1::") || word.starts_with(".L2::"))) {
+    return Outcome::Dropped;
+  }
+  auto it = word_table().find(word);
+  if (it == word_table().end()) return Outcome::Unknown;
+  bool duplicate = false;
+  for (const Candidate& candidate : it->second) {
+    if (!(accepted & candidate.group)) continue;
+    const Outcome outcome = candidate.set(q, accepted, candidate.value);
+    if (outcome != Outcome::Duplicate) return outcome;
+    duplicate = true;
+  }
+  return duplicate ? Outcome::Duplicate : Outcome::Unknown;
+}
+
+}  // namespace cucpu::ptx
