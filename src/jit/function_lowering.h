@@ -1,0 +1,143 @@
+// Internal to src/jit: the state one PTX function's translation works on, shared by
+// the instruction lowerings (lower_*.cpp), and the module-wide facts they read.
+//
+// Value model: every PTX register is an alloca of an integer as wide as the register
+// (i1 for .pred); float instructions bitcast on read and write. mem2reg/SROA remove the
+// allocas. An instruction reads an operand "as" its instruction type (ptx::Type): the
+// register is truncated or extended to that width and bitcast to float where the type
+// is a float; writing does the reverse (extension follows the signedness of the type,
+// as PTX's relaxed register-width rules say for ld/cvt).
+//
+// Errors: lowering code records the first error with fail() and keeps going with a
+// poison value; the translator checks failed() after each instruction and stops.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+#include <llvm/IR/LLVMContext.h>
+#include <llvm/IR/Module.h>
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "jit/compile.h"
+#include "jit/shared_layout.h"
+#include "ptx/module.h"
+#include "support/result.h"
+
+namespace cucpu::jit {
+
+// What the module translation knows before any body is translated.
+struct ModuleLowering {
+  const ptx::Module* ptx = nullptr;
+  llvm::LLVMContext* context = nullptr;
+  llvm::Module* module = nullptr;
+  const ModuleSharedLayout* shared = nullptr;
+  std::map<std::string, llvm::GlobalVariable*> globals;                    // module .global/.const by name
+  std::map<const ptx::Variable*, llvm::GlobalVariable*> function_statics;  // .global/.const in a body
+  std::map<std::string, const ptx::Function*> ptx_functions;
+  std::map<std::string, llvm::Function*> functions;  // defined functions by PTX name
+  std::vector<KernelInfo> kernels;                   // filled by translate_module
+};
+
+// What a PTX name means inside one function body.
+struct SymbolBinding {
+  enum class Kind : uint8_t { Memory, SharedOffset, Function };
+  Kind kind = Kind::Memory;
+  ptx::StateSpace space = ptx::StateSpace::Global;
+  llvm::Value* address = nullptr;  // Memory: a pointer (global, alloca, parameter slot)
+  uint64_t shared_offset = 0;      // SharedOffset: offset in the block's shared window
+  llvm::Function* function = nullptr;
+  const ptx::Variable* variable = nullptr;    // the declaration, when a variable
+  const ptx::Parameter* parameter = nullptr;  // the declaration, when a parameter
+};
+
+class FunctionLowering {
+ public:
+  FunctionLowering(ModuleLowering& module, const ptx::Function& function, llvm::Function* llvm_function);
+
+  ModuleLowering& m;
+  const ptx::Function& fn;
+  llvm::Function* llvm_fn;
+  llvm::LLVMContext& ctx;
+  llvm::IRBuilder<> b;
+  llvm::Value* thread_context = nullptr;  // ThreadContext*
+  llvm::Value* shared_base = nullptr;     // ctx->shared_base, loaded at entry
+  std::vector<llvm::AllocaInst*> registers;
+  std::map<std::string, llvm::BasicBlock*> labels;
+  std::map<std::string, SymbolBinding> symbols;
+  llvm::AllocaInst* carry_flag = nullptr;  // CC.CF of add.cc/addc, created on first use
+  const ptx::Instruction* current = nullptr;
+  bool waits_for_other_threads = false;  // calls bar.sync / redux.sync / ...
+  std::vector<const ptx::Function*> callees;
+
+  // Records the first error (naming the current instruction and its line).
+  void fail(const std::string& why);
+  bool failed() const { return error_.has_value(); }
+  const Error& error() const { return *error_; }
+
+  // --- types
+  llvm::Type* value_type(ptx::Type type);  // i1 / iN / float / double (f16, bf16: i16)
+  llvm::IntegerType* int_type(unsigned bits) { return llvm::IntegerType::get(ctx, bits); }
+  llvm::Type* ptr_type() { return llvm::PointerType::getUnqual(ctx); }
+  llvm::Value* i32(uint64_t v) { return b.getInt32(static_cast<uint32_t>(v)); }
+  llvm::Value* i64(uint64_t v) { return b.getInt64(v); }
+
+  // --- operands
+  llvm::Value* read(const ptx::Operand& op, ptx::Type type);
+  void write(const ptx::Operand& op, ptx::Type type, llvm::Value* value);
+  bool is_sink(const ptx::Operand& op) const;     // the `_` destination
+  llvm::Value* read_register_bits(uint32_t reg);  // the register's stored integer
+  void write_register_bits(uint32_t reg, llvm::Value* bits);
+  unsigned register_bits(uint32_t reg) const;
+
+  // The host pointer an Address operand ([base+offset]) designates in `space`.
+  llvm::Value* address(const ptx::Operand& op, ptx::StateSpace space);
+  // The value of a symbol used as an operand (its address in its own space).
+  llvm::Value* symbol_value(const std::string& name, unsigned bits);
+  const SymbolBinding* find_symbol(const std::string& name);
+  llvm::Value* special_register(ptx::SpecialRegister sreg, unsigned component);
+
+  // --- conversions between PTX typed values and bits
+  llvm::Value* to_type(llvm::Value* bits, ptx::Type type);  // iN -> value of `type`
+  llvm::Value* to_bits(llvm::Value* value);                 // float -> same-width int
+  llvm::Value* resize_int(llvm::Value* v, unsigned bits, bool sign_extend);
+
+  // --- helpers used by several families
+  llvm::Value* flush_subnormal(llvm::Value* v);  // .ftz on an f32 value
+  llvm::Value* saturate_unit(llvm::Value* v);    // .sat: clamp to [0, 1], NaN -> 0
+  llvm::AllocaInst* entry_alloca(llvm::Type* type, uint64_t align, const std::string& name);
+  llvm::BasicBlock* new_block(const std::string& name);
+  llvm::Function* intrinsic(unsigned id, llvm::ArrayRef<llvm::Type*> types);
+  llvm::FunctionCallee runtime_function(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Type*> params);
+  llvm::Value* load_context_u32(size_t offset);
+  std::string describe(const ptx::Instruction& inst) const;  // "add.s32"
+
+ private:
+  std::optional<Error> error_;
+};
+
+// One family of instructions each; a lowering returns false when it does not handle
+// the opcode (the translator then reports it as unsupported).
+bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_integer_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_bit_manipulation(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_float_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_comparison(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_conversion(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_atomics(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst);
+bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst);
+
+// Directed-rounding arithmetic the generated code calls (rounding_helpers.cpp).
+// mode: 0 = .rn, 1 = .rz, 2 = .rm, 3 = .rp.
+int rounding_mode_argument(ptx::Rounding rounding);  // -1 when not one of the four
+RuntimeSymbols jit_helper_symbols();
+
+// The LLVM signature of a .func: void(ThreadContext*, one pointer per `.param` return,
+// one per `.param` parameter), each pointing at the caller's parameter memory.
+llvm::FunctionType* ptx_function_type(llvm::LLVMContext& context, const ptx::Function& function);
+
+}  // namespace cucpu::jit

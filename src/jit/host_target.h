@@ -1,0 +1,21 @@
+// Internal to src/jit: the host as an LLVM target, and the optimization pipeline.
+#pragma once
+
+#include <llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h>
+#include <llvm/IR/Module.h>
+#include <llvm/Target/TargetMachine.h>
+
+#include <memory>
+
+#include "support/result.h"
+
+namespace cucpu::jit {
+
+// The host CPU with all its features; initializes LLVM's native target once.
+Result<llvm::orc::JITTargetMachineBuilder> detect_host_target();
+
+// Gives the module the target's data layout, triple and CPU features, then runs the
+// new pass manager's default pipeline at `level` (0..3).
+Result<void> optimize_module(llvm::Module& module, llvm::orc::JITTargetMachineBuilder& target, int level);
+
+}  // namespace cucpu::jit

@@ -1,0 +1,93 @@
+// Loads an optimized module into an ORC LLJIT for the host and looks up what the
+// executor needs: each kernel's entry point and each module variable's address.
+// Symbols outside the module resolve to the executor's runtime functions
+// (CompileOptions::runtime), cucpu's own helpers (rounding_helpers.cpp), and then the
+// process (libm functions the transcendental lowerings call, compiler-rt builtins).
+#include <fmt/format.h>
+#include <llvm/ExecutionEngine/Orc/Core.h>
+#include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
+
+#include <map>
+
+#include "jit/orc_module.h"
+#include "support/log.h"
+
+namespace cucpu::jit {
+namespace {
+
+class OrcModule final : public CompiledModule {
+ public:
+  std::unique_ptr<llvm::orc::LLJIT> jit;
+  std::map<std::string, KernelInfo> kernels;
+  std::map<std::string, GlobalInfo> globals;
+
+  const KernelInfo* find_kernel(const std::string& name) const override {
+    auto it = kernels.find(name);
+    return it == kernels.end() ? nullptr : &it->second;
+  }
+  const GlobalInfo* find_global(const std::string& name) const override {
+    auto it = globals.find(name);
+    return it == globals.end() ? nullptr : &it->second;
+  }
+  std::vector<std::string> kernel_names() const override {
+    std::vector<std::string> names;
+    for (const auto& [name, info] : kernels) names.push_back(name);
+    return names;
+  }
+};
+
+Error jit_error(llvm::Error error) {
+  return make_error(ErrorCode::Unknown, "LLVM JIT: " + llvm::toString(std::move(error)));
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translated,
+                                                      std::unique_ptr<llvm::LLVMContext> context,
+                                                      llvm::orc::JITTargetMachineBuilder target,
+                                                      const RuntimeSymbols& runtime) {
+  auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(target)).create();
+  if (!jit) return jit_error(jit.takeError());
+  auto result = std::make_unique<OrcModule>();
+  result->jit = std::move(*jit);
+  llvm::orc::LLJIT& lljit = *result->jit;
+  lljit.getExecutionSession().setErrorReporter(
+      [](llvm::Error error) { log::debug(log::Category::Jit, "ORC: {}", llvm::toString(std::move(error))); });
+
+  llvm::orc::SymbolMap symbols;
+  auto add = [&](const RuntimeSymbols& from) {
+    for (const auto& [name, address] : from) {
+      symbols[lljit.mangleAndIntern(name)] = llvm::orc::ExecutorSymbolDef(
+          llvm::orc::ExecutorAddr::fromPtr(address), llvm::JITSymbolFlags::Exported | llvm::JITSymbolFlags::Callable);
+    }
+  };
+  add(runtime);
+  add(jit_helper_symbols());
+  llvm::orc::JITDylib& library = lljit.getMainJITDylib();
+  if (auto error = library.define(llvm::orc::absoluteSymbols(std::move(symbols)))) return jit_error(std::move(error));
+  auto process =
+      llvm::orc::DynamicLibrarySearchGenerator::GetForCurrentProcess(lljit.getDataLayout().getGlobalPrefix());
+  if (!process) return jit_error(process.takeError());
+  library.addGenerator(std::move(*process));
+
+  if (auto error = lljit.addIRModule(llvm::orc::ThreadSafeModule(std::move(translated.module), std::move(context)))) {
+    return jit_error(std::move(error));
+  }
+  for (KernelInfo& kernel : translated.kernels) {
+    auto address = lljit.lookup(kernel.name);
+    if (!address) return jit_error(address.takeError());
+    kernel.entry = address->toPtr<KernelEntry>();
+    result->kernels[kernel.name] = kernel;
+  }
+  for (GlobalInfo& global : translated.globals) {
+    auto address = lljit.lookup(global.name);
+    if (!address) return jit_error(address.takeError());
+    global.address = address->toPtr<void*>();
+    result->globals[global.name] = global;
+  }
+  return std::unique_ptr<CompiledModule>(std::move(result));
+}
+
+}  // namespace cucpu::jit

@@ -1,0 +1,133 @@
+// Control flow: bra (guarded: a conditional branch), ret and exit, and direct calls of
+// .func defined in the module. nvcc's calling sequence passes arguments and results
+// through .param variables of the caller's frame (`st.param [param0]; call (retval0),
+// f, (param0); ld.param [retval0]`); the callee gets pointers to them, so ld.param and
+// st.param on either side are ordinary frame accesses that inlining and SROA remove.
+#include <fmt/format.h>
+
+#include "jit/call_site.h"
+#include "jit/function_lowering.h"
+
+namespace cucpu::jit {
+namespace {
+
+void lower_branch(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (inst.operands.size() != 1 ||
+      (inst.operands[0].kind != ptx::Operand::Kind::Label && inst.operands[0].kind != ptx::Operand::Kind::Symbol)) {
+    fl.fail("expected one label operand");
+    return;
+  }
+  auto target = fl.labels.find(inst.operands[0].name);
+  if (target == fl.labels.end()) {
+    fl.fail(fmt::format("unknown label {}", inst.operands[0].name));
+    return;
+  }
+  if (inst.guard) {
+    ptx::Operand guard;
+    guard.reg = inst.guard->reg;
+    guard.negated = inst.guard->negated;
+    llvm::Value* condition = fl.read(guard, ptx::Type::Pred);
+    llvm::BasicBlock* fallthrough = fl.new_block("fallthrough");
+    b.CreateCondBr(condition, target->second, fallthrough);
+    b.SetInsertPoint(fallthrough);
+  } else {
+    b.CreateBr(target->second);
+    b.SetInsertPoint(fl.new_block("dead"));
+  }
+}
+
+void lower_call(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  CallSite site = decode_call(inst, [&](const std::string& name) { return fl.m.ptx_functions.count(name) != 0; });
+  if (site.callee == nullptr) {
+    fl.fail("call without a callee");
+    return;
+  }
+  if (site.callee->kind != ptx::Operand::Kind::Symbol) {
+    fl.fail("indirect calls are not supported yet");
+    return;
+  }
+  const std::string& name = site.callee->name;
+  const ptx::Function* callee = fl.m.ptx_functions.at(name);
+  auto target = fl.m.functions.find(name);
+  if (target == fl.m.functions.end()) {
+    fl.fail(fmt::format("call to external function {} is not supported yet", name));
+    return;
+  }
+  if (callee->is_entry) {
+    fl.fail(fmt::format("{} is a kernel; only .func can be called", name));
+    return;
+  }
+  if (site.returns.size() != callee->returns.size() || site.arguments.size() != callee->params.size()) {
+    fl.fail(fmt::format("call to {} with {} results and {} arguments; it declares {} and {}", name, site.returns.size(),
+                        site.arguments.size(), callee->returns.size(), callee->params.size()));
+    return;
+  }
+  // A .param variable of this frame (or of our own signature) passes by its address.
+  auto param_memory = [&](const ptx::Operand& op) -> llvm::Value* {
+    if (op.kind != ptx::Operand::Kind::Symbol) return nullptr;
+    const SymbolBinding* s = fl.find_symbol(op.name);
+    if (s == nullptr || s->kind != SymbolBinding::Kind::Memory) return nullptr;
+    return s->address;
+  };
+  std::vector<llvm::Value*> args{fl.thread_context};
+  for (const ptx::Operand* op : site.returns) {
+    llvm::Value* p = param_memory(*op);
+    if (p == nullptr) {
+      fl.fail("call results must be .param variables");
+      return;
+    }
+    args.push_back(p);
+  }
+  for (size_t i = 0; i < site.arguments.size(); ++i) {
+    const ptx::Operand& op = *site.arguments[i];
+    if (llvm::Value* p = param_memory(op)) {
+      args.push_back(p);
+      continue;
+    }
+    // A register or immediate argument: spill it to a slot of the parameter's type.
+    const ptx::Parameter& param = callee->params[i];
+    if (param.array_size != 0) {
+      fl.fail(fmt::format("argument {} of {} must be a .param variable", i, name));
+      return;
+    }
+    llvm::AllocaInst* slot = fl.entry_alloca(fl.value_type(param.type), param.alignment(), "arg");
+    b.CreateStore(fl.read(op, param.type), slot);
+    args.push_back(slot);
+  }
+  if (fl.failed()) return;
+  b.CreateCall(target->second, args);
+  fl.callees.push_back(callee);
+}
+
+}  // namespace
+
+bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst) {
+  switch (inst.opcode) {
+    case ptx::Opcode::Bra:
+      lower_branch(fl, inst);
+      return true;
+    case ptx::Opcode::Ret:
+      fl.b.CreateRetVoid();
+      return true;
+    case ptx::Opcode::Exit:
+      // exit ends the thread; from a kernel body that is a return.
+      if (!fl.fn.is_entry) {
+        fl.fail("exit inside a .func is not supported yet");
+      } else {
+        fl.b.CreateRetVoid();
+      }
+      return true;
+    case ptx::Opcode::Call:
+      lower_call(fl, inst);
+      return true;
+    case ptx::Opcode::Trap:
+      fl.fail("trap is not supported yet");
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace cucpu::jit

@@ -1,0 +1,209 @@
+// Data movement: mov (values, special registers, symbol addresses, vector pack and
+// unpack), ld/ldu/st in every state space with .v2/.v4, cvta between generic and
+// specific addresses, and the cache hints that have no effect on a CPU (prefetch).
+//
+// Narrow loads widen into the destination register by the signedness of the
+// instruction type (ld.s8 sign-extends, ld.u8 zero-extends: PTX ISA 9.7.9.8); narrow
+// stores take the low bits of the source register.
+#include <fmt/format.h>
+
+#include "jit/function_lowering.h"
+
+namespace cucpu::jit {
+namespace {
+
+ptx::Type bits_type(unsigned bits) {
+  switch (bits) {
+    case 8:
+      return ptx::Type::B8;
+    case 16:
+      return ptx::Type::B16;
+    case 32:
+      return ptx::Type::B32;
+    case 64:
+      return ptx::Type::B64;
+    case 128:
+      return ptx::Type::B128;
+    default:
+      return ptx::Type::None;
+  }
+}
+
+llvm::AtomicOrdering ordering_of(ptx::Semantics sem) {
+  switch (sem) {
+    case ptx::Semantics::Relaxed:
+      return llvm::AtomicOrdering::Monotonic;
+    case ptx::Semantics::Acquire:
+      return llvm::AtomicOrdering::Acquire;
+    case ptx::Semantics::Release:
+      return llvm::AtomicOrdering::Release;
+    default:
+      return llvm::AtomicOrdering::NotAtomic;
+  }
+}
+
+void lower_mov(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (inst.operands.size() != 2) {
+    fl.fail("expected two operands");
+    return;
+  }
+  const ptx::Operand& dst = inst.operands[0];
+  const ptx::Operand& src = inst.operands[1];
+  ptx::Type type = inst.q.type;
+  if (src.kind == ptx::Operand::Kind::Vector || dst.kind == ptx::Operand::Kind::Vector) {
+    const ptx::Operand& vector = src.kind == ptx::Operand::Kind::Vector ? src : dst;
+    unsigned total = ptx::bit_width(type);
+    size_t count = vector.elements.size();
+    ptx::Type element_type = count == 0 ? ptx::Type::None : bits_type(static_cast<unsigned>(total / count));
+    if (element_type == ptx::Type::None || total % count != 0) {
+      fl.fail("vector operand does not split the type evenly");
+      return;
+    }
+    unsigned element_bits = ptx::bit_width(element_type);
+    if (&vector == &src) {  // pack: element 0 is the low part
+      llvm::Value* packed = b.getIntN(total, 0);
+      for (size_t i = 0; i < count; ++i) {
+        llvm::Value* e = b.CreateZExt(fl.to_bits(fl.read(src.elements[i], element_type)), fl.int_type(total));
+        packed = b.CreateOr(packed, b.CreateShl(e, i * element_bits));
+      }
+      fl.write(dst, type, fl.to_type(packed, type));
+    } else {  // unpack
+      llvm::Value* packed = fl.to_bits(fl.read(src, type));
+      for (size_t i = 0; i < count; ++i) {
+        llvm::Value* e = b.CreateTrunc(b.CreateLShr(packed, i * element_bits), fl.int_type(element_bits));
+        fl.write(dst.elements[i], element_type, e);
+      }
+    }
+    return;
+  }
+  fl.write(dst, type, fl.read(src, type));
+}
+
+// The destinations or sources of a .vN access, one per element.
+std::vector<const ptx::Operand*> elements_of(FunctionLowering& fl, const ptx::Operand& op, unsigned count) {
+  std::vector<const ptx::Operand*> out;
+  if (count == 1 && op.kind != ptx::Operand::Kind::Vector) {
+    out.push_back(&op);
+  } else if (op.kind == ptx::Operand::Kind::Vector && op.elements.size() == count) {
+    for (const ptx::Operand& e : op.elements) out.push_back(&e);
+  } else {
+    fl.fail(fmt::format("expected a vector of {} elements", count));
+  }
+  return out;
+}
+
+void lower_load(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (inst.operands.size() != 2) {
+    fl.fail("expected two operands");
+    return;
+  }
+  ptx::Type type = inst.q.type;
+  unsigned bits = ptx::bit_width(type);
+  if (bits < 8 || type == ptx::Type::Pred) {
+    fl.fail("load of this type is not supported");
+    return;
+  }
+  std::vector<const ptx::Operand*> dsts = elements_of(fl, inst.operands[0], inst.q.vector);
+  llvm::Value* base = fl.address(inst.operands[1], inst.q.space);
+  if (fl.failed()) return;
+  llvm::AtomicOrdering order = ordering_of(inst.q.sem);
+  for (size_t i = 0; i < dsts.size(); ++i) {
+    llvm::Value* p = i == 0 ? base : b.CreateGEP(b.getInt8Ty(), base, b.getInt64(i * bits / 8));
+    llvm::LoadInst* v = b.CreateAlignedLoad(fl.int_type(bits), p, llvm::Align(bits / 8));
+    if (inst.q.sem == ptx::Semantics::Volatile) v->setVolatile(true);
+    if (order != llvm::AtomicOrdering::NotAtomic && dsts.size() == 1) v->setAtomic(order);
+    fl.write(*dsts[i], type, fl.to_type(v, type));
+  }
+}
+
+void lower_store(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (inst.operands.size() != 2) {
+    fl.fail("expected two operands");
+    return;
+  }
+  ptx::Type type = inst.q.type;
+  unsigned bits = ptx::bit_width(type);
+  if (bits < 8 || type == ptx::Type::Pred) {
+    fl.fail("store of this type is not supported");
+    return;
+  }
+  std::vector<const ptx::Operand*> srcs = elements_of(fl, inst.operands[1], inst.q.vector);
+  llvm::Value* base = fl.address(inst.operands[0], inst.q.space);
+  if (fl.failed()) return;
+  llvm::AtomicOrdering order = ordering_of(inst.q.sem);
+  for (size_t i = 0; i < srcs.size(); ++i) {
+    llvm::Value* p = i == 0 ? base : b.CreateGEP(b.getInt8Ty(), base, b.getInt64(i * bits / 8));
+    llvm::StoreInst* s = b.CreateAlignedStore(fl.to_bits(fl.read(*srcs[i], type)), p, llvm::Align(bits / 8));
+    if (inst.q.sem == ptx::Semantics::Volatile) s->setVolatile(true);
+    if (order != llvm::AtomicOrdering::NotAtomic && srcs.size() == 1) s->setAtomic(order);
+  }
+}
+
+// Generic addresses are host addresses; only .shared addresses differ (an offset into
+// the block's window). cvta.to.local.u32 keeps the low half of a local host address.
+void lower_cvta(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (inst.operands.size() != 2) {
+    fl.fail("expected two operands");
+    return;
+  }
+  ptx::Type type = inst.q.type;
+  unsigned bits = ptx::bit_width(type);
+  if (bits != 32 && bits != 64) {
+    fl.fail("cvta needs .u32 or .u64");
+    return;
+  }
+  llvm::Value* v = fl.read(inst.operands[1], ptx::Type::U64);
+  switch (inst.q.space) {
+    case ptx::StateSpace::Shared:
+    case ptx::StateSpace::SharedCluster: {
+      llvm::Value* window = b.CreatePtrToInt(fl.shared_base, b.getInt64Ty());
+      v = inst.q.to_space ? b.CreateSub(v, window) : b.CreateAdd(v, window);
+      break;
+    }
+    case ptx::StateSpace::Local:
+      if (bits == 32 && !inst.q.to_space) {
+        fl.fail("32-bit generic addresses of .local memory are not supported");
+        return;
+      }
+      break;
+    case ptx::StateSpace::Global:
+    case ptx::StateSpace::Const:
+    case ptx::StateSpace::Param:
+      break;
+    default:
+      fl.fail("cvta to or from this state space is not supported");
+      return;
+  }
+  fl.write(inst.operands[0], type, fl.resize_int(v, bits, false));
+}
+
+}  // namespace
+
+bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst) {
+  switch (inst.opcode) {
+    case ptx::Opcode::Mov:
+      lower_mov(fl, inst);
+      return true;
+    case ptx::Opcode::Ld:
+    case ptx::Opcode::Ldu:
+      lower_load(fl, inst);
+      return true;
+    case ptx::Opcode::St:
+      lower_store(fl, inst);
+      return true;
+    case ptx::Opcode::Cvta:
+      lower_cvta(fl, inst);
+      return true;
+    case ptx::Opcode::Prefetch:
+    case ptx::Opcode::Prefetchu:
+      return true;  // a cache hint: nothing to do on a CPU
+    default:
+      return false;
+  }
+}
+
+}  // namespace cucpu::jit

@@ -1,0 +1,230 @@
+// Floating-point arithmetic on .f32/.f64: add/sub/mul/mad/fma/div with the rounding
+// modifiers, neg/abs/min/max, sqrt/rcp/rsqrt, the .approx transcendentals and copysign.
+//
+// .rn (and no modifier) is the host's IEEE arithmetic, which is correctly rounded and,
+// on x86-64, true single precision. .rz/.rm/.rp call helpers that switch the host
+// rounding mode around one operation (rounding_helpers.cpp). .ftz flushes subnormal
+// f32 inputs and results to sign-preserving zero; .sat clamps results to [0, 1].
+// min/max return the non-NaN operand and order -0 below +0, as the GPU does.
+#include <fmt/format.h>
+#include <llvm/IR/Intrinsics.h>
+
+#include "jit/function_lowering.h"
+
+namespace cucpu::jit {
+namespace {
+
+bool expect_operands(FunctionLowering& fl, const ptx::Instruction& inst, size_t count) {
+  if (inst.operands.size() == count) return true;
+  fl.fail(fmt::format("expected {} operands", count));
+  return false;
+}
+
+// The directed-rounding helper for `operation` ("add", "mul", "div", "fma", "sqrt").
+llvm::Value* call_rounding_helper(FunctionLowering& fl, const char* operation, int mode,
+                                  std::vector<llvm::Value*> args) {
+  llvm::Type* t = args[0]->getType();
+  std::string name = fmt::format("__cucpu_jit_{}_{}", operation, t->isFloatTy() ? "f32" : "f64");
+  std::vector<llvm::Type*> params(args.size(), t);
+  params.push_back(fl.b.getInt32Ty());
+  args.push_back(fl.b.getInt32(static_cast<uint32_t>(mode)));
+  return fl.b.CreateCall(fl.runtime_function(name.c_str(), t, params), args);
+}
+
+// One arithmetic instruction's modifiers, applied around its core operation.
+struct FloatModifiers {
+  FunctionLowering& fl;
+  const ptx::Instruction& inst;
+  int mode = 0;
+
+  bool check() {
+    mode = rounding_mode_argument(inst.q.rounding);
+    if (mode < 0) {
+      fl.fail("rounding modifier not supported here");
+      return false;
+    }
+    return true;
+  }
+  llvm::Value* in(size_t index) {
+    llvm::Value* v = fl.read(inst.operands[index], inst.q.type);
+    return inst.q.ftz ? fl.flush_subnormal(v) : v;
+  }
+  void out(llvm::Value* v) {
+    if (inst.q.ftz) v = fl.flush_subnormal(v);
+    if (inst.q.sat) v = fl.saturate_unit(v);
+    fl.write(inst.operands[0], inst.q.type, v);
+  }
+};
+
+void lower_basic(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  bool fused = inst.opcode == ptx::Opcode::Fma || inst.opcode == ptx::Opcode::Mad;
+  if (!expect_operands(fl, inst, fused ? 4 : 3)) return;
+  FloatModifiers mods{fl, inst};
+  if (!mods.check()) return;
+  llvm::Value* x = mods.in(1);
+  llvm::Value* y = mods.in(2);
+  llvm::Value* result = nullptr;
+  bool directed = mods.mode > 0;
+  switch (inst.opcode) {
+    case ptx::Opcode::Add:
+      result = directed ? call_rounding_helper(fl, "add", mods.mode, {x, y}) : b.CreateFAdd(x, y);
+      break;
+    case ptx::Opcode::Sub:
+      result = directed ? call_rounding_helper(fl, "add", mods.mode, {x, b.CreateFNeg(y)}) : b.CreateFSub(x, y);
+      break;
+    case ptx::Opcode::Mul:
+      result = directed ? call_rounding_helper(fl, "mul", mods.mode, {x, y}) : b.CreateFMul(x, y);
+      break;
+    case ptx::Opcode::Div:
+      // .approx and .full may be less exact than .rn; exact is within their bounds.
+      result = directed ? call_rounding_helper(fl, "div", mods.mode, {x, y}) : b.CreateFDiv(x, y);
+      break;
+    default: {  // fma, mad: one rounding
+      llvm::Value* z = mods.in(3);
+      result = directed ? call_rounding_helper(fl, "fma", mods.mode, {x, y, z})
+                        : b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z});
+      break;
+    }
+  }
+  mods.out(result);
+}
+
+// min/max: NaN loses to a number; equal operands (only ±0 differ) merge their sign bits
+// so that min(-0, +0) = -0 and max(-0, +0) = +0. With .NaN, a NaN operand wins.
+void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (!expect_operands(fl, inst, 3)) return;
+  FloatModifiers mods{fl, inst};
+  llvm::Value* x = mods.in(1);
+  llvm::Value* y = mods.in(2);
+  bool is_min = inst.opcode == ptx::Opcode::Min;
+  llvm::Value* x_bits = fl.to_bits(x);
+  llvm::Value* y_bits = fl.to_bits(y);
+  llvm::Value* merged =
+      b.CreateBitCast(is_min ? b.CreateOr(x_bits, y_bits) : b.CreateAnd(x_bits, y_bits), x->getType());
+  llvm::Value* x_wins = is_min ? b.CreateFCmpOLT(x, y) : b.CreateFCmpOGT(x, y);
+  llvm::Value* y_wins = is_min ? b.CreateFCmpOLT(y, x) : b.CreateFCmpOGT(y, x);
+  llvm::Value* result = b.CreateSelect(x_wins, x, b.CreateSelect(y_wins, y, merged));
+  if (inst.q.nan) {
+    llvm::Value* canonical = b.CreateBitCast(
+        x->getType()->isFloatTy() ? b.getInt32(0x7fffffff) : b.getInt64(0x7fffffffffffffffULL), x->getType());
+    result = b.CreateSelect(b.CreateFCmpUNO(x, y), canonical, result);
+  } else {
+    result = b.CreateSelect(b.CreateFCmpUNO(x, x), y, b.CreateSelect(b.CreateFCmpUNO(y, y), x, result));
+  }
+  mods.out(result);
+}
+
+void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (!expect_operands(fl, inst, 2)) return;
+  FloatModifiers mods{fl, inst};
+  if (!mods.check()) return;
+  llvm::Value* x = mods.in(1);
+  llvm::Type* t = x->getType();
+  bool directed = mods.mode > 0;
+  llvm::Value* one = llvm::ConstantFP::get(t, 1.0);
+  llvm::Value* result = nullptr;
+  switch (inst.opcode) {
+    case ptx::Opcode::Neg:
+      result = b.CreateFNeg(x);
+      break;
+    case ptx::Opcode::Abs:
+      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+      break;
+    case ptx::Opcode::Sqrt:
+      result = directed ? call_rounding_helper(fl, "sqrt", mods.mode, {x})
+                        : b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x);
+      break;
+    case ptx::Opcode::Rcp:
+      result = directed ? call_rounding_helper(fl, "div", mods.mode, {one, x}) : b.CreateFDiv(one, x);
+      break;
+    case ptx::Opcode::Rsqrt:
+      result = b.CreateFDiv(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x));
+      break;
+    case ptx::Opcode::Ex2:
+      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, x);
+      break;
+    case ptx::Opcode::Lg2:
+      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::log2, x);
+      break;
+    case ptx::Opcode::Sin:
+      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::sin, x);
+      break;
+    case ptx::Opcode::Cos:
+      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::cos, x);
+      break;
+    default: {  // tanh: libm
+      const char* name = t->isFloatTy() ? "tanhf" : "tanh";
+      result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
+      break;
+    }
+  }
+  mods.out(result);
+}
+
+// copysign d, a, b: b with the sign of a.
+void lower_copysign(FunctionLowering& fl, const ptx::Instruction& inst) {
+  if (!expect_operands(fl, inst, 3)) return;
+  llvm::Value* sign = fl.read(inst.operands[1], inst.q.type);
+  llvm::Value* magnitude = fl.read(inst.operands[2], inst.q.type);
+  fl.write(inst.operands[0], inst.q.type, fl.b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, magnitude, sign));
+}
+
+}  // namespace
+
+bool lower_float_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst) {
+  ptx::Type t = inst.q.type;
+  switch (inst.opcode) {
+    case ptx::Opcode::Add:
+    case ptx::Opcode::Sub:
+    case ptx::Opcode::Mul:
+    case ptx::Opcode::Mad:
+    case ptx::Opcode::Fma:
+    case ptx::Opcode::Div:
+    case ptx::Opcode::Neg:
+    case ptx::Opcode::Abs:
+    case ptx::Opcode::Min:
+    case ptx::Opcode::Max:
+    case ptx::Opcode::Sqrt:
+    case ptx::Opcode::Rcp:
+    case ptx::Opcode::Rsqrt:
+    case ptx::Opcode::Ex2:
+    case ptx::Opcode::Lg2:
+    case ptx::Opcode::Sin:
+    case ptx::Opcode::Cos:
+    case ptx::Opcode::Tanh:
+    case ptx::Opcode::Copysign:
+      break;
+    default:
+      return false;
+  }
+  if (t != ptx::Type::F32 && t != ptx::Type::F64) {
+    fl.fail(fmt::format("{} arithmetic is not supported yet", ptx::spelling(t)));
+    return true;
+  }
+  switch (inst.opcode) {
+    case ptx::Opcode::Min:
+    case ptx::Opcode::Max:
+      lower_min_max(fl, inst);
+      break;
+    case ptx::Opcode::Copysign:
+      lower_copysign(fl, inst);
+      break;
+    case ptx::Opcode::Add:
+    case ptx::Opcode::Sub:
+    case ptx::Opcode::Mul:
+    case ptx::Opcode::Mad:
+    case ptx::Opcode::Fma:
+    case ptx::Opcode::Div:
+      lower_basic(fl, inst);
+      break;
+    default:
+      lower_unary(fl, inst);
+      break;
+  }
+  return true;
+}
+
+}  // namespace cucpu::jit

@@ -1,0 +1,138 @@
+// Helpers that generated code calls for what LLVM IR cannot say directly: arithmetic
+// in a directed rounding mode (.rz/.rm/.rp), done by switching the host's rounding
+// mode around one IEEE operation, and %globaltimer. This file is compiled with
+// -frounding-math so that the compiler neither folds nor moves the operations across
+// the mode switches; the operands pass through volatiles for the same reason.
+#include <cfenv>
+#include <cmath>
+#include <cstdint>
+#include <ctime>
+
+#include "jit/function_lowering.h"
+
+namespace {
+
+int host_mode(int32_t mode) {
+  switch (mode) {
+    case 1:
+      return FE_TOWARDZERO;
+    case 2:
+      return FE_DOWNWARD;
+    case 3:
+      return FE_UPWARD;
+    default:
+      return FE_TONEAREST;
+  }
+}
+
+template <typename Operation>
+auto with_rounding(int32_t mode, Operation operation) {
+  int saved = std::fegetround();
+  std::fesetround(host_mode(mode));
+  auto result = operation();
+  std::fesetround(saved);
+  return result;
+}
+
+template <typename T>
+T add(T a, T b, int32_t mode) {
+  volatile T x = a, y = b;
+  return with_rounding(mode, [&] {
+    volatile T r = x + y;
+    return static_cast<T>(r);
+  });
+}
+template <typename T>
+T mul(T a, T b, int32_t mode) {
+  volatile T x = a, y = b;
+  return with_rounding(mode, [&] {
+    volatile T r = x * y;
+    return static_cast<T>(r);
+  });
+}
+template <typename T>
+T div(T a, T b, int32_t mode) {
+  volatile T x = a, y = b;
+  return with_rounding(mode, [&] {
+    volatile T r = x / y;
+    return static_cast<T>(r);
+  });
+}
+template <typename T>
+T fma(T a, T b, T c, int32_t mode) {
+  volatile T x = a, y = b, z = c;
+  return with_rounding(mode, [&] {
+    volatile T r = std::fma(static_cast<T>(x), static_cast<T>(y), static_cast<T>(z));
+    return static_cast<T>(r);
+  });
+}
+template <typename T>
+T sqrt(T a, int32_t mode) {
+  volatile T x = a;
+  return with_rounding(mode, [&] {
+    volatile T r = std::sqrt(static_cast<T>(x));
+    return static_cast<T>(r);
+  });
+}
+template <typename To, typename From>
+To convert(From a, int32_t mode) {
+  volatile From x = a;
+  return with_rounding(mode, [&] {
+    volatile To r = static_cast<To>(x);
+    return static_cast<To>(r);
+  });
+}
+
+extern "C" {
+float __cucpu_jit_add_f32(float a, float b, int32_t mode) { return add(a, b, mode); }
+double __cucpu_jit_add_f64(double a, double b, int32_t mode) { return add(a, b, mode); }
+float __cucpu_jit_mul_f32(float a, float b, int32_t mode) { return mul(a, b, mode); }
+double __cucpu_jit_mul_f64(double a, double b, int32_t mode) { return mul(a, b, mode); }
+float __cucpu_jit_div_f32(float a, float b, int32_t mode) { return div(a, b, mode); }
+double __cucpu_jit_div_f64(double a, double b, int32_t mode) { return div(a, b, mode); }
+float __cucpu_jit_fma_f32(float a, float b, float c, int32_t mode) { return fma(a, b, c, mode); }
+double __cucpu_jit_fma_f64(double a, double b, double c, int32_t mode) { return fma(a, b, c, mode); }
+float __cucpu_jit_sqrt_f32(float a, int32_t mode) { return sqrt(a, mode); }
+double __cucpu_jit_sqrt_f64(double a, int32_t mode) { return sqrt(a, mode); }
+float __cucpu_jit_cvt_f32_f64(double a, int32_t mode) { return convert<float>(a, mode); }
+float __cucpu_jit_cvt_f32_s64(int64_t a, int32_t mode) { return convert<float>(a, mode); }
+float __cucpu_jit_cvt_f32_u64(uint64_t a, int32_t mode) { return convert<float>(a, mode); }
+double __cucpu_jit_cvt_f64_s64(int64_t a, int32_t mode) { return convert<double>(a, mode); }
+double __cucpu_jit_cvt_f64_u64(uint64_t a, int32_t mode) { return convert<double>(a, mode); }
+
+// %globaltimer: nanoseconds of a monotonic clock.
+uint64_t __cucpu_jit_globaltimer() {
+  timespec now{};
+  clock_gettime(CLOCK_MONOTONIC, &now);
+  return static_cast<uint64_t>(now.tv_sec) * 1000000000ull + static_cast<uint64_t>(now.tv_nsec);
+}
+}
+
+}  // namespace
+
+namespace cucpu::jit {
+
+RuntimeSymbols jit_helper_symbols() {
+  RuntimeSymbols symbols;
+#define CUCPU_HELPER(name) symbols[#name] = reinterpret_cast<void*>(&name)
+  CUCPU_HELPER(__cucpu_jit_add_f32);
+  CUCPU_HELPER(__cucpu_jit_add_f64);
+  CUCPU_HELPER(__cucpu_jit_mul_f32);
+  CUCPU_HELPER(__cucpu_jit_mul_f64);
+  CUCPU_HELPER(__cucpu_jit_div_f32);
+  CUCPU_HELPER(__cucpu_jit_div_f64);
+  CUCPU_HELPER(__cucpu_jit_fma_f32);
+  CUCPU_HELPER(__cucpu_jit_fma_f64);
+  CUCPU_HELPER(__cucpu_jit_sqrt_f32);
+  CUCPU_HELPER(__cucpu_jit_sqrt_f64);
+  CUCPU_HELPER(__cucpu_jit_cvt_f32_f64);
+  CUCPU_HELPER(__cucpu_jit_cvt_f32_s64);
+  CUCPU_HELPER(__cucpu_jit_cvt_f32_u64);
+  CUCPU_HELPER(__cucpu_jit_cvt_f64_s64);
+  CUCPU_HELPER(__cucpu_jit_cvt_f64_u64);
+  CUCPU_HELPER(__cucpu_jit_globaltimer);
+#undef CUCPU_HELPER
+  return symbols;
+}
+
+}  // namespace cucpu::jit

@@ -1,0 +1,174 @@
+// One PTX function body -> one LLVM function: registers become entry-block allocas,
+// labels become basic blocks, `@%p` guards branch around their instruction, and each
+// instruction goes to the lowering of its family (lower_*.cpp). Kernels are
+// `void(ThreadContext*)` and find their parameters in ctx->params; a .func receives
+// pointers to its .param parameters and returns after the context (function_lowering.h).
+#include <fmt/format.h>
+
+#include <cstddef>
+
+#include "jit/translate_module.h"
+
+namespace cucpu::jit {
+namespace {
+
+using LowerFamily = bool (*)(FunctionLowering&, const ptx::Instruction&);
+constexpr LowerFamily kFamilies[] = {
+    lower_control_flow,     lower_data_movement,    lower_integer_arithmetic,
+    lower_bit_manipulation, lower_float_arithmetic, lower_comparison,
+    lower_conversion,       lower_atomics,          lower_synchronization,
+};
+
+bool terminated(FunctionLowering& fl) { return fl.b.GetInsertBlock()->getTerminator() != nullptr; }
+
+// Gives every register its alloca, zero-initialized so that reading a register before
+// writing it is deterministic.
+void allocate_registers(FunctionLowering& fl) {
+  fl.registers.assign(fl.fn.registers.size(), nullptr);
+  for (size_t i = 0; i < fl.fn.registers.size(); ++i) {
+    const ptx::Register& r = fl.fn.registers[i];
+    unsigned bits = r.type == ptx::Type::Pred ? 1 : ptx::bit_width(r.type);
+    if (r.vector != 1 || bits == 0) {
+      fl.fail(fmt::format("register {} of a vector or untyped kind is not supported yet", r.name));
+      return;
+    }
+    llvm::AllocaInst* a = fl.b.CreateAlloca(fl.int_type(bits), nullptr, r.name);
+    fl.b.CreateStore(llvm::ConstantInt::get(fl.int_type(bits), 0), a);
+    fl.registers[i] = a;
+  }
+}
+
+void bind_parameters(FunctionLowering& fl, const std::vector<ParamSlot>* kernel_params) {
+  auto& b = fl.b;
+  if (kernel_params != nullptr) {
+    llvm::Value* field = b.CreateGEP(b.getInt8Ty(), fl.thread_context, b.getInt64(offsetof(ThreadContext, params)));
+    llvm::Value* buffer = b.CreateAlignedLoad(fl.ptr_type(), field, llvm::Align(8), "params");
+    for (size_t i = 0; i < fl.fn.params.size(); ++i) {
+      SymbolBinding s;
+      s.space = ptx::StateSpace::Param;
+      s.parameter = &fl.fn.params[i];
+      s.address = b.CreateGEP(b.getInt8Ty(), buffer, b.getInt64((*kernel_params)[i].offset), fl.fn.params[i].name);
+      fl.symbols[fl.fn.params[i].name] = s;
+    }
+    return;
+  }
+  unsigned arg = 1;
+  auto bind = [&](const ptx::Parameter& p) {
+    if (p.space != ptx::StateSpace::Param) {
+      fl.fail(fmt::format(".reg parameter {} is not supported yet", p.name));
+      return;
+    }
+    SymbolBinding s;
+    s.space = ptx::StateSpace::Param;
+    s.parameter = &p;
+    s.address = fl.llvm_fn->getArg(arg++);
+    s.address->setName(p.name);
+    fl.symbols[p.name] = s;
+  };
+  for (const ptx::Parameter& p : fl.fn.returns) bind(p);
+  for (const ptx::Parameter& p : fl.fn.params) bind(p);
+}
+
+// .local variables and the .param variables of call sequences live in the frame.
+void allocate_frame_variables(FunctionLowering& fl) {
+  for (const ptx::Variable& v : fl.fn.locals) {
+    if (v.space != ptx::StateSpace::Local && v.space != ptx::StateSpace::Param) continue;
+    uint64_t size = v.size_bytes();
+    if (size == 0) {
+      fl.fail(fmt::format("{} variable {} has no size", ptx::spelling(v.space), v.name));
+      return;
+    }
+    SymbolBinding s;
+    s.space = v.space;
+    s.variable = &v;
+    s.address = fl.b.CreateAlloca(llvm::ArrayType::get(fl.b.getInt8Ty(), size), nullptr, v.name);
+    llvm::cast<llvm::AllocaInst>(s.address)->setAlignment(llvm::Align(std::max<uint32_t>(v.alignment(), 1)));
+    fl.symbols[v.name] = s;
+  }
+}
+
+// Lowers one instruction, branching around it when it has a guard.
+void lower_statement(FunctionLowering& fl, const ptx::Instruction& inst) {
+  fl.current = &inst;
+  auto& b = fl.b;
+  if (inst.opcode == ptx::Opcode::Bra) {
+    lower_control_flow(fl, inst);
+    return;
+  }
+  llvm::BasicBlock* after = nullptr;
+  if (inst.guard) {
+    ptx::Operand guard;
+    guard.kind = ptx::Operand::Kind::Register;
+    guard.reg = inst.guard->reg;
+    guard.negated = inst.guard->negated;
+    llvm::Value* condition = fl.read(guard, ptx::Type::Pred);
+    llvm::BasicBlock* then = fl.new_block("guarded");
+    after = fl.new_block("after.guard");
+    b.CreateCondBr(condition, then, after);
+    b.SetInsertPoint(then);
+  }
+  bool handled = false;
+  for (LowerFamily family : kFamilies) {
+    if (family(fl, inst)) {
+      handled = true;
+      break;
+    }
+  }
+  if (!handled) fl.fail("instruction is not supported yet");
+  if (after != nullptr) {
+    if (!terminated(fl)) b.CreateBr(after);
+    b.SetInsertPoint(after);
+  } else if (terminated(fl)) {
+    b.SetInsertPoint(fl.new_block("dead"));  // what follows a ret/bra until the next label
+  }
+}
+
+}  // namespace
+
+Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Function& function,
+                                         llvm::Function* llvm_function, const std::vector<ParamSlot>* kernel_params) {
+  FunctionLowering fl(module, function, llvm_function);
+  auto& b = fl.b;
+  b.SetInsertPoint(llvm::BasicBlock::Create(fl.ctx, "entry", llvm_function));
+  fl.thread_context = llvm_function->getArg(0);
+  fl.thread_context->setName("ctx");
+  llvm::Value* shared_field =
+      b.CreateGEP(b.getInt8Ty(), fl.thread_context, b.getInt64(offsetof(ThreadContext, shared_base)));
+  fl.shared_base = b.CreateAlignedLoad(fl.ptr_type(), shared_field, llvm::Align(8), "shared");
+  allocate_registers(fl);
+  bind_parameters(fl, kernel_params);
+  allocate_frame_variables(fl);
+  if (fl.failed()) return fl.error();
+
+  for (const ptx::Statement& s : function.body) {
+    if (s.kind == ptx::Statement::Kind::Label) fl.labels.emplace(s.label, nullptr);
+  }
+  for (auto& [name, block] : fl.labels) block = fl.new_block(name);
+  llvm::BasicBlock* body = fl.new_block("body");
+  b.CreateBr(body);
+  b.SetInsertPoint(body);
+
+  for (const ptx::Statement& s : function.body) {
+    if (s.kind == ptx::Statement::Kind::Label) {
+      llvm::BasicBlock* block = fl.labels.at(s.label);
+      if (!terminated(fl)) b.CreateBr(block);
+      // Keep blocks in text order: it makes the IR readable and the golden tests stable.
+      block->moveAfter(b.GetInsertBlock());
+      b.SetInsertPoint(block);
+      continue;
+    }
+    lower_statement(fl, s.instruction);
+    if (fl.failed()) return fl.error();
+  }
+  fl.current = nullptr;
+  if (!terminated(fl)) b.CreateRetVoid();  // falling off the end returns
+  for (llvm::BasicBlock& block : *llvm_function) {
+    if (block.getTerminator() == nullptr) {
+      b.SetInsertPoint(&block);
+      b.CreateUnreachable();
+    }
+  }
+  return FunctionFacts{fl.waits_for_other_threads, fl.callees};
+}
+
+}  // namespace cucpu::jit

@@ -1,0 +1,238 @@
+// ptx::Module -> llvm::Module: creates the module's variables (.global/.const with
+// their initializers, address initializers included), declares every function, lays
+// out shared memory and the kernels' parameter buffers, translates each body
+// (translate_function.cpp) and works out which kernels can wait on other threads.
+#include "jit/translate_module.h"
+
+#include <fmt/format.h>
+#include <llvm/IR/Constants.h>
+#include <llvm/IR/GlobalVariable.h>
+#include <llvm/IR/Verifier.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <algorithm>
+#include <set>
+
+namespace cucpu::jit {
+namespace {
+
+uint64_t align_up(uint64_t value, uint64_t align) { return align <= 1 ? value : (value + align - 1) / align * align; }
+
+Error invalid(const std::string& message) { return make_error(ErrorCode::InvalidPtx, message); }
+
+// Each parameter at the next multiple of its alignment (PTX ISA 5.1.6.1).
+std::vector<ParamSlot> lay_out_params(const ptx::Function& function, uint32_t& total) {
+  std::vector<ParamSlot> slots;
+  uint64_t end = 0;
+  for (const ptx::Parameter& p : function.params) {
+    ParamSlot slot;
+    slot.align = std::max<uint32_t>(p.alignment(), 1);
+    slot.offset = static_cast<uint32_t>(align_up(end, slot.align));
+    slot.size = static_cast<uint32_t>(p.size_bytes());
+    end = slot.offset + slot.size;
+    slots.push_back(slot);
+  }
+  total = static_cast<uint32_t>(end);
+  return slots;
+}
+
+llvm::GlobalVariable* create_storage(llvm::Module& module, const ptx::Variable& v, const std::string& name,
+                                     llvm::GlobalValue::LinkageTypes linkage) {
+  auto* type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), v.size_bytes());
+  auto* g = new llvm::GlobalVariable(module, type, v.space == ptx::StateSpace::Const && v.address_inits.empty(),
+                                     linkage, nullptr, name);
+  g->setAlignment(llvm::Align(std::max<uint32_t>(v.alignment(), 1)));
+  return g;
+}
+
+// The initializer: the bytes, with pointer-sized address entries spliced in.
+Result<void> initialize(ModuleLowering& m, const ptx::Variable& v, llvm::GlobalVariable* g) {
+  llvm::LLVMContext& c = *m.context;
+  uint64_t size = v.size_bytes();
+  std::vector<uint8_t> bytes = v.init;
+  bytes.resize(size, 0);
+  if (v.address_inits.empty()) {
+    g->setInitializer(llvm::ConstantDataArray::get(c, llvm::ArrayRef<uint8_t>(bytes)));
+    return {};
+  }
+  std::vector<ptx::Variable::AddressInit> entries = v.address_inits;
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
+  std::vector<llvm::Constant*> pieces;
+  uint64_t at = 0;
+  auto raw = [&](uint64_t from, uint64_t to) {
+    if (to > from) {
+      pieces.push_back(llvm::ConstantDataArray::get(
+          c, llvm::ArrayRef<uint8_t>(bytes.data() + from, static_cast<size_t>(to - from))));
+    }
+  };
+  for (const auto& e : entries) {
+    if (e.offset < at || e.offset + 8 > size || v.element_bytes() < 8) {
+      return invalid(fmt::format("line {}: address initializer of {} must fill a 64-bit element", v.pos.line, v.name));
+    }
+    raw(at, e.offset);
+    llvm::Constant* target = nullptr;
+    if (auto it = m.globals.find(e.symbol); it != m.globals.end()) target = it->second;
+    if (auto it = m.functions.find(e.symbol); it != m.functions.end()) target = it->second;
+    if (target == nullptr) {
+      return invalid(
+          fmt::format("line {}: initializer of {} takes the address of {}, which is not a .global/.const "
+                      "variable or function of this module",
+                      v.pos.line, v.name, e.symbol));
+    }
+    pieces.push_back(llvm::ConstantExpr::getGetElementPtr(llvm::Type::getInt8Ty(c), target,
+                                                          llvm::ConstantInt::get(llvm::Type::getInt64Ty(c), e.addend)));
+    at = e.offset + 8;
+  }
+  raw(at, size);
+  // The storage type changes to a packed struct of the pieces: recreate the global.
+  auto* init = llvm::ConstantStruct::getAnon(c, pieces, /*Packed=*/true);
+  auto* replacement = new llvm::GlobalVariable(*m.module, init->getType(), false, g->getLinkage(), init, "");
+  replacement->setAlignment(g->getAlign());
+  replacement->takeName(g);
+  g->replaceAllUsesWith(replacement);
+  g->eraseFromParent();
+  for (auto& [name, global] : m.globals) {
+    if (global == g) global = replacement;
+  }
+  return {};
+}
+
+Result<void> create_variables(ModuleLowering& m, std::vector<GlobalInfo>& infos) {
+  const ptx::Module& ptx = *m.ptx;
+  for (const ptx::Variable& v : ptx.variables) {
+    switch (v.space) {
+      case ptx::StateSpace::Shared:
+      case ptx::StateSpace::SharedCluster:
+        continue;  // offsets: lay_out_shared_memory
+      case ptx::StateSpace::Global:
+      case ptx::StateSpace::Const:
+        break;
+      default:
+        return invalid(fmt::format("line {}: module-scope {} variable {} is not supported yet", v.pos.line,
+                                   ptx::spelling(v.space), v.name));
+    }
+    if (v.is_extern) {
+      return invalid(
+          fmt::format("line {}: external variable {} is not supported yet (needs linking)", v.pos.line, v.name));
+    }
+    if (v.size_bytes() == 0) return invalid(fmt::format("line {}: variable {} has no size", v.pos.line, v.name));
+    m.globals[v.name] = create_storage(*m.module, v, v.name, llvm::GlobalValue::ExternalLinkage);
+    infos.push_back(GlobalInfo{v.name, v.space, nullptr, v.size_bytes()});
+  }
+  for (const ptx::Function& f : ptx.functions) {
+    for (const ptx::Variable& v : f.locals) {
+      if (v.space != ptx::StateSpace::Global && v.space != ptx::StateSpace::Const) continue;
+      if (v.size_bytes() == 0) return invalid(fmt::format("line {}: variable {} has no size", v.pos.line, v.name));
+      m.function_statics[&v] = create_storage(*m.module, v, f.name + "." + v.name, llvm::GlobalValue::InternalLinkage);
+    }
+  }
+  return {};
+}
+
+Result<void> initialize_variables(ModuleLowering& m) {
+  for (const ptx::Variable& v : m.ptx->variables) {
+    auto it = m.globals.find(v.name);
+    if (it == m.globals.end()) continue;
+    if (auto r = initialize(m, v, it->second); !r) return r;
+  }
+  for (auto& [v, g] : m.function_statics) {
+    if (!v->address_inits.empty()) {
+      return invalid(
+          fmt::format("line {}: address initializer in a function-scope variable is not supported yet", v->pos.line));
+    }
+    std::vector<uint8_t> bytes = v->init;
+    bytes.resize(v->size_bytes(), 0);
+    g->setInitializer(llvm::ConstantDataArray::get(*m.context, llvm::ArrayRef<uint8_t>(bytes)));
+  }
+  return {};
+}
+
+// Declares one LLVM function per defined PTX function; declarations without a body
+// stay PTX-only (calls to them are reported when lowered).
+void declare_functions(ModuleLowering& m) {
+  llvm::LLVMContext& c = *m.context;
+  for (const ptx::Function& f : m.ptx->functions) {
+    if (!m.ptx_functions.count(f.name) || (!f.is_extern && m.ptx_functions[f.name]->is_extern))
+      m.ptx_functions[f.name] = &f;
+  }
+  for (const ptx::Function& f : m.ptx->functions) {
+    if (f.is_extern || m.ptx_functions[f.name] != &f) continue;
+    llvm::FunctionType* type =
+        f.is_entry ? llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::getUnqual(c)}, false)
+                   : ptx_function_type(c, f);
+    auto linkage = f.is_entry || f.is_visible ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage;
+    llvm::Function* fn = llvm::Function::Create(type, linkage, f.name, m.module);
+    fn->addFnAttr(llvm::Attribute::NoUnwind);
+    m.functions[f.name] = fn;
+  }
+}
+
+}  // namespace
+
+Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMContext& context) {
+  TranslatedModule out;
+  out.module = std::make_unique<llvm::Module>("ptx", context);
+  ModuleSharedLayout shared = lay_out_shared_memory(ptx);
+  ModuleLowering m;
+  m.ptx = &ptx;
+  m.context = &context;
+  m.module = out.module.get();
+  m.shared = &shared;
+
+  if (auto r = create_variables(m, out.globals); !r) return r.error();
+  declare_functions(m);
+  if (auto r = initialize_variables(m); !r) return r.error();
+
+  std::map<const ptx::Function*, FunctionFacts> facts;
+  for (const ptx::Function& f : ptx.functions) {
+    auto it = m.functions.find(f.name);
+    if (it == m.functions.end() || m.ptx_functions[f.name] != &f) continue;
+    KernelInfo info;
+    if (f.is_entry) {
+      info.name = f.name;
+      info.params = lay_out_params(f, info.param_bytes);
+    }
+    auto translated = translate_function(m, f, it->second, f.is_entry ? &info.params : nullptr);
+    if (!translated) return translated.error();
+    facts[&f] = std::move(*translated);
+    if (!f.is_entry) continue;
+
+    const SharedLayout& layout = shared.functions.at(&f);
+    info.static_shared_bytes = static_cast<uint32_t>(layout.static_bytes);
+    info.dynamic_shared_offset = static_cast<uint32_t>(layout.dynamic_offset);
+    for (const ptx::Variable& v : f.locals) {
+      if (v.space == ptx::StateSpace::Local) info.local_bytes += static_cast<uint32_t>(v.size_bytes());
+    }
+    const ptx::Directives& d = f.directives;
+    for (int i = 0; i < 3; ++i) info.reqntid[i] = d.reqntid[i];
+    auto product = [](const uint32_t(&n)[3]) { return std::max(n[0], 1u) * std::max(n[1], 1u) * std::max(n[2], 1u); };
+    if (d.reqntid[0] != 0) {
+      info.max_threads_per_block = product(d.reqntid);
+    } else if (d.maxntid[0] != 0) {
+      info.max_threads_per_block = product(d.maxntid);
+    }
+    out.kernels.push_back(std::move(info));
+  }
+
+  // A kernel waits for other threads when anything it reaches does.
+  for (KernelInfo& k : out.kernels) {
+    std::set<const ptx::Function*> seen;
+    std::vector<const ptx::Function*> work{m.ptx_functions.at(k.name)};
+    while (!work.empty() && !k.uses_barriers) {
+      const ptx::Function* f = work.back();
+      work.pop_back();
+      if (!seen.insert(f).second) continue;
+      k.uses_barriers = facts[f].waits_for_other_threads;
+      for (const ptx::Function* g : facts[f].callees) work.push_back(g);
+    }
+  }
+
+  std::string problems;
+  llvm::raw_string_ostream os(problems);
+  if (llvm::verifyModule(*out.module, &os)) {
+    return make_error(ErrorCode::Unknown, "internal error: the translated LLVM IR does not verify: " + os.str());
+  }
+  return out;
+}
+
+}  // namespace cucpu::jit
