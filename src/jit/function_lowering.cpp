@@ -389,6 +389,12 @@ llvm::Value* FunctionLowering::flush_subnormal(llvm::Value* v) {
   return b.CreateSelect(subnormal, zero, v);
 }
 
+llvm::Value* FunctionLowering::canonicalize_nan(llvm::Value* v) {
+  if (!v->getType()->isFloatTy()) return v;
+  llvm::Value* canonical = b.CreateBitCast(b.getInt32(0x7fffffff), v->getType());
+  return b.CreateSelect(b.CreateFCmpUNO(v, v), canonical, v);
+}
+
 llvm::Value* FunctionLowering::saturate_unit(llvm::Value* v) {
   llvm::Type* t = v->getType();
   llvm::Value* zero = llvm::ConstantFP::get(t, 0.0);

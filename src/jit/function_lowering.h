@@ -108,6 +108,10 @@ class FunctionLowering {
   // --- helpers used by several families
   llvm::Value* flush_subnormal(llvm::Value* v);  // .ftz on an f32 value
   llvm::Value* saturate_unit(llvm::Value* v);    // .sat: clamp to [0, 1], NaN -> 0
+  // An f32 NaN result becomes the GPU's canonical NaN 0x7fffffff (what sm_90 gives for
+  // every f32 arithmetic result that is NaN, whatever the inputs' payloads; seen on an
+  // H200, tests/e2e/integer_float_basics). Other types pass unchanged.
+  llvm::Value* canonicalize_nan(llvm::Value* v);
   llvm::AllocaInst* entry_alloca(llvm::Type* type, uint64_t align, const std::string& name);
   llvm::BasicBlock* new_block(const std::string& name);
   llvm::Function* intrinsic(unsigned id, llvm::ArrayRef<llvm::Type*> types);

@@ -7,6 +7,7 @@
 // - float -> float of the same width: .rni/... round to integral; f32 -> f64 is exact.
 // - f16 and bf16 take part through f32 (f16: the host's half conversions, .rn only).
 // .ftz flushes f32 subnormal inputs and results; .sat clamps float results to [0, 1].
+// A NaN converted to f32 is the canonical NaN 0x7fffffff, as on the GPU.
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -183,7 +184,7 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
     fl.write(out, dst, to_bf16_bits(fl, result));
   } else {
     if (inst.q.ftz) result = fl.flush_subnormal(result);
-    fl.write(out, dst, result);
+    fl.write(out, dst, fl.canonicalize_nan(result));
   }
 }
 

@@ -5,7 +5,8 @@
 // on x86-64, true single precision. .rz/.rm/.rp call helpers that switch the host
 // rounding mode around one operation (rounding_helpers.cpp). .ftz flushes subnormal
 // f32 inputs and results to sign-preserving zero; .sat clamps results to [0, 1].
-// min/max return the non-NaN operand and order -0 below +0, as the GPU does.
+// min/max return the non-NaN operand and order -0 below +0, as the GPU does. An f32
+// result that is NaN is the canonical NaN 0x7fffffff, neg and abs included.
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -50,6 +51,7 @@ struct FloatModifiers {
     return inst.q.ftz ? fl.flush_subnormal(v) : v;
   }
   void out(llvm::Value* v) {
+    v = fl.canonicalize_nan(v);
     if (inst.q.ftz) v = fl.flush_subnormal(v);
     if (inst.q.sat) v = fl.saturate_unit(v);
     fl.write(inst.operands[0], inst.q.type, v);

@@ -88,6 +88,22 @@ cudaError_t CUDARTAPI cudaMallocHost(void** ptr, size_t size) {
   return allocate(ptr, size, core::MemoryKind::PinnedHost);
 }
 
+// Host memory is device-visible already: every flag (portable, mapped, write-combined) is
+// met by ordinary memory, and the mapped device pointer is the host pointer.
+cudaError_t CUDARTAPI cudaHostAlloc(void** pHost, size_t size, unsigned int flags) {
+  constexpr unsigned kKnownFlags = cudaHostAllocPortable | cudaHostAllocMapped | cudaHostAllocWriteCombined;
+  if (flags & ~kKnownFlags) return runtime::record(cudaErrorInvalidValue);
+  return allocate(pHost, size, core::MemoryKind::PinnedHost);
+}
+
+cudaError_t CUDARTAPI cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
+  if (!pDevice || flags != 0) return runtime::record(cudaErrorInvalidValue);
+  auto allocation = core::memory().find(pHost);
+  if (!allocation || allocation->kind != core::MemoryKind::PinnedHost) return runtime::record(cudaErrorInvalidValue);
+  *pDevice = pHost;
+  return cudaSuccess;
+}
+
 cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int flags) {
   if (flags != cudaMemAttachGlobal && flags != cudaMemAttachHost) return runtime::record(cudaErrorInvalidValue);
   return allocate(devPtr, size, core::MemoryKind::Managed);
