@@ -1,1 +1,195 @@
-// (being written)
+// The process-wide worker pool that runs grids (GridExecutor). One worker thread per
+// hardware thread (CUCPU_WORKERS overrides), started on the first launch. A launch queues
+// its grid and waits; workers take the grid at the front of the queue and claim chunks of
+// block indices from its atomic counter, so all cores stay busy until the last chunk is
+// claimed, then move on to the next queued grid. Several host threads can launch at once:
+// each grid is its own queue entry, living on its launcher's stack until every worker that
+// touched it has left it.
+//
+// The pool is immortal: made with new and never destroyed, its workers parked on a
+// condition variable at exit. Joining them from a static destructor would break programs
+// that still call CUDA from their own static destructors, and threads parked on a
+// condition variable are simply reaped by exit.
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <cstdlib>
+#include <deque>
+#include <mutex>
+#include <optional>
+#include <system_error>
+#include <thread>
+#include <vector>
+
+#include "exec/block_runner.h"
+#include "exec/grid.h"
+#include "exec/settings.h"
+#include "support/log.h"
+
+namespace cucpu::exec {
+namespace {
+
+constexpr uint32_t kMaxThreadsPerBlock = 1024;
+
+// One launched grid while it runs.
+struct GridRun {
+  GridLaunch launch;
+  uint64_t block_count = 0;
+  uint64_t chunk = 1;                      // blocks claimed at once
+  std::atomic<uint64_t> next_block{0};     // the first unclaimed block
+  std::atomic<bool> failed{false};         // once set, claimed blocks are skipped
+  // Guarded by the pool's mutex:
+  bool queued = true;                      // still in the queue (unclaimed blocks remain)
+  unsigned workers_inside = 0;             // workers that may still touch it
+  std::optional<Error> first_error;
+};
+
+// Blocks a worker claims at once: several per claim for big grids (fewer atomic
+// operations on a shared cache line), few enough that the cores finish together.
+uint64_t claim_chunk(uint64_t block_count, unsigned worker_count) {
+  return std::clamp<uint64_t>(block_count / (uint64_t{worker_count} * 16), 1, 64);
+}
+
+Dim3 block_index_of(uint64_t linear, const Dim3& grid) {
+  Dim3 index;
+  index.x = static_cast<uint32_t>(linear % grid.x);
+  index.y = static_cast<uint32_t>(linear / grid.x % grid.y);
+  index.z = static_cast<uint32_t>(linear / (uint64_t{grid.x} * grid.y));
+  return index;
+}
+
+class WorkerPool final : public GridExecutor {
+ public:
+  explicit WorkerPool(const ExecSettings& settings) : settings_(settings) {}
+
+  unsigned worker_count() const override { return settings_.worker_count; }
+
+  Result<void> run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) override;
+
+ private:
+  Result<void> start_workers_locked();
+  void run_worker(unsigned index);
+  void run_claimed_blocks(GridRun& grid, BlockRunner& runner);
+
+  const ExecSettings settings_;
+  std::mutex mutex_;
+  std::condition_variable work_queued_;
+  std::condition_variable grid_left_;     // a worker left a grid; launchers check theirs
+  std::deque<GridRun*> queue_;
+  std::vector<std::thread> workers_;
+  static thread_local const WorkerPool* current_pool_;  // set on the pool's own workers
+};
+
+thread_local const WorkerPool* WorkerPool::current_pool_ = nullptr;
+
+Result<void> WorkerPool::start_workers_locked() {
+  if (!workers_.empty()) return {};
+  try {
+    for (unsigned index = 0; index < settings_.worker_count; ++index)
+      workers_.emplace_back([this, index] { run_worker(index); });
+  } catch (const std::system_error& error) {
+    if (workers_.empty())
+      return make_error(ErrorCode::MemoryAllocation, fmt::format("cannot start worker threads: {}", error.what()));
+    // Fewer workers than configured still run every grid (nsmid stays as configured).
+  }
+  log::debug(log::Category::Exec, "started {} worker threads", workers_.size());
+  return {};
+}
+
+Result<void> WorkerPool::run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) {
+  if (!kernel.entry) return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("kernel {} has no code", kernel.name));
+  const uint64_t threads = shape.block.count();
+  if (shape.grid.count() == 0 || threads == 0)
+    return make_error(ErrorCode::InvalidConfiguration,
+                      fmt::format("launch of {} with an empty grid or block", kernel.name));
+  if (threads > std::min(kernel.max_threads_per_block, kMaxThreadsPerBlock))
+    return make_error(ErrorCode::InvalidConfiguration,
+                      fmt::format("launch of {} with {} threads per block (at most {})", kernel.name, threads,
+                                  std::min(kernel.max_threads_per_block, kMaxThreadsPerBlock)));
+  // A worker waiting here would hold its cores' blocks hostage; device-side launches
+  // (dynamic parallelism) need their own path.
+  if (current_pool_ == this)
+    return make_error(ErrorCode::NotSupported, "a grid launched from inside a running kernel");
+
+  GridRun grid;
+  grid.launch.kernel = &kernel;
+  grid.launch.shape = shape;
+  grid.launch.params = params;
+  const uint64_t shared_bytes = std::max<uint64_t>(
+      kernel.static_shared_bytes, uint64_t{kernel.dynamic_shared_offset} + shape.dynamic_shared_bytes);
+  if (shared_bytes > UINT32_MAX)
+    return make_error(ErrorCode::InvalidConfiguration, fmt::format("{} bytes of shared memory", shared_bytes));
+  grid.launch.shared_bytes = static_cast<uint32_t>(shared_bytes);
+  grid.block_count = shape.grid.count();
+  grid.chunk = claim_chunk(grid.block_count, settings_.worker_count);
+  log::debug(log::Category::Exec, "grid {}: {} blocks of {} threads, {} bytes shared, {} strategy", kernel.name,
+             grid.block_count, threads, grid.launch.shared_bytes,
+             kernel.uses_barriers || settings_.strategy == BlockStrategyChoice::Fibers ? "fiber" : "sequential");
+
+  std::unique_lock lock(mutex_);
+  if (auto started = start_workers_locked(); !started) return started;
+  queue_.push_back(&grid);
+  work_queued_.notify_all();
+  grid_left_.wait(lock, [&] { return !grid.queued && grid.workers_inside == 0; });
+  if (grid.first_error) return *grid.first_error;
+  return {};
+}
+
+void WorkerPool::run_worker(unsigned index) {
+  current_pool_ = this;
+  BlockRunner runner(index, settings_.worker_count, settings_);
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    work_queued_.wait(lock, [&] { return !queue_.empty(); });
+    GridRun& grid = *queue_.front();
+    ++grid.workers_inside;
+    lock.unlock();
+    run_claimed_blocks(grid, runner);
+    lock.lock();
+    // Every block is claimed now: the grid leaves the queue (once, by whoever sees it first).
+    if (grid.queued) {
+      queue_.erase(std::find(queue_.begin(), queue_.end(), &grid));
+      grid.queued = false;
+    }
+    if (--grid.workers_inside == 0) grid_left_.notify_all();
+  }
+}
+
+void WorkerPool::run_claimed_blocks(GridRun& grid, BlockRunner& runner) {
+  for (;;) {
+    const uint64_t first = grid.next_block.fetch_add(grid.chunk, std::memory_order_relaxed);
+    if (first >= grid.block_count) return;
+    const uint64_t end = std::min(first + grid.chunk, grid.block_count);
+    for (uint64_t block = first; block < end; ++block) {
+      // After a failure the rest of the grid is skipped, as a GPU aborts a faulting kernel.
+      if (grid.failed.load(std::memory_order_relaxed)) continue;
+      Result<void> result = runner.run_block(grid.launch, block_index_of(block, grid.launch.shape.grid));
+      if (result) continue;
+      std::lock_guard guard(mutex_);
+      if (!grid.first_error) grid.first_error = result.error();
+      grid.failed.store(true, std::memory_order_relaxed);
+    }
+  }
+}
+
+ExecSettings settings_from_environment() {
+  std::vector<std::string> warnings;
+  ExecSettings settings = read_exec_settings(
+      [](const char* name) -> const char* { return std::getenv(name); }, std::thread::hardware_concurrency(),
+      warnings);
+  for (const std::string& warning : warnings) std::fprintf(stderr, "cucpu: warning: %s\n", warning.c_str());
+  return settings;
+}
+
+}  // namespace
+
+GridExecutor& GridExecutor::instance() {
+  // Immortal on purpose (see the top of this file); the magic static makes the first call thread-safe.
+  static WorkerPool* const pool = new WorkerPool(settings_from_environment());
+  return *pool;
+}
+
+}  // namespace cucpu::exec

@@ -1,1 +1,669 @@
-// (being written)
+// The executor with hand-written kernels: C++ functions of type jit::KernelEntry that
+// read the ThreadContext the way generated code does and call the runtime functions
+// through the addresses runtime_symbols() hands to the JIT.
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <spawn.h>
+#include <sys/wait.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "exec/barrier.h"
+#include "exec/grid.h"
+#include "exec/settings.h"
+#include "exec/warp_rendezvous.h"
+#include "ptx/module.h"
+
+extern char** environ;
+
+namespace cucpu::exec {
+namespace {
+
+using jit::ThreadContext;
+
+// The runtime functions, as generated code reaches them.
+using BarSyncFn = void (*)(ThreadContext*, uint32_t barrier, uint32_t thread_count);
+using ReduxSyncFn = uint32_t (*)(ThreadContext*, uint32_t op, uint32_t value, uint32_t membermask);
+const jit::RuntimeSymbols kSymbols = GridExecutor::runtime_symbols();
+const auto bar_sync = reinterpret_cast<BarSyncFn>(kSymbols.at(jit::kBarSync));
+const auto redux_sync = reinterpret_cast<ReduxSyncFn>(kSymbols.at(jit::kReduxSyncU32));
+
+constexpr uint32_t op_code(ptx::AtomicOp op) { return static_cast<uint32_t>(op); }
+constexpr uint32_t kSigned = 0x100;
+
+jit::KernelInfo make_kernel(const char* name, jit::KernelEntry entry, bool uses_barriers) {
+  jit::KernelInfo kernel;
+  kernel.name = name;
+  kernel.entry = entry;
+  kernel.uses_barriers = uses_barriers;
+  return kernel;
+}
+
+LaunchShape make_shape(Dim3 grid, Dim3 block, uint32_t dynamic_shared_bytes = 0) {
+  LaunchShape shape;
+  shape.grid = grid;
+  shape.block = block;
+  shape.dynamic_shared_bytes = dynamic_shared_bytes;
+  return shape;
+}
+
+template <typename Params>
+const Params& params_of(const ThreadContext* ctx) {
+  return *reinterpret_cast<const Params*>(ctx->params);
+}
+
+uint32_t linear_tid(const ThreadContext* ctx) {
+  return ctx->tid[0] + ctx->ntid[0] * (ctx->tid[1] + ctx->ntid[1] * ctx->tid[2]);
+}
+
+uint32_t linear_block(const ThreadContext* ctx) {
+  return ctx->ctaid[0] + ctx->nctaid[0] * (ctx->ctaid[1] + ctx->nctaid[1] * ctx->ctaid[2]);
+}
+
+uint32_t block_threads(const ThreadContext* ctx) { return ctx->ntid[0] * ctx->ntid[1] * ctx->ntid[2]; }
+
+Result<void> run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) {
+  return GridExecutor::instance().run_grid(kernel, shape, params);
+}
+
+// --- every thread runs once, with its ids ---------------------------------------------
+
+struct ThreadRecord {
+  std::atomic<uint32_t> runs{0};
+  ThreadContext seen{};
+};
+struct RecordParams {
+  ThreadRecord* records;
+};
+
+void record_ids(ThreadContext* ctx) {
+  ThreadRecord& record =
+      params_of<RecordParams>(ctx).records[linear_block(ctx) * block_threads(ctx) + linear_tid(ctx)];
+  record.runs.fetch_add(1, std::memory_order_relaxed);
+  record.seen = *ctx;
+}
+
+class ThreadIds : public testing::TestWithParam<bool> {};  // parameter: uses_barriers (fibers)
+
+TEST_P(ThreadIds, EveryThreadOfA3dGridRunsOnceWithItsIds) {
+  const Dim3 grid{3, 2, 4}, block{8, 4, 3};  // 96 threads: three warps
+  std::vector<ThreadRecord> records(grid.count() * block.count());
+  RecordParams params{records.data()};
+  auto kernel = make_kernel("record_ids", record_ids, GetParam());
+  ASSERT_TRUE(run(kernel, make_shape(grid, block), &params));
+
+  const unsigned workers = GridExecutor::instance().worker_count();
+  size_t index = 0;
+  for (uint32_t bz = 0; bz < grid.z; ++bz)
+    for (uint32_t by = 0; by < grid.y; ++by)
+      for (uint32_t bx = 0; bx < grid.x; ++bx)
+        for (uint32_t tz = 0; tz < block.z; ++tz)
+          for (uint32_t ty = 0; ty < block.y; ++ty)
+            for (uint32_t tx = 0; tx < block.x; ++tx, ++index) {
+              const ThreadRecord& record = records[index];
+              ASSERT_EQ(record.runs.load(), 1u) << index;
+              const ThreadContext& seen = record.seen;
+              EXPECT_EQ(seen.tid[0], tx);
+              EXPECT_EQ(seen.tid[1], ty);
+              EXPECT_EQ(seen.tid[2], tz);
+              EXPECT_EQ(seen.ctaid[0], bx);
+              EXPECT_EQ(seen.ctaid[1], by);
+              EXPECT_EQ(seen.ctaid[2], bz);
+              EXPECT_EQ(seen.ntid[0], block.x);
+              EXPECT_EQ(seen.ntid[2], block.z);
+              EXPECT_EQ(seen.nctaid[0], grid.x);
+              EXPECT_EQ(seen.nctaid[1], grid.y);
+              EXPECT_EQ(seen.nctaid[2], grid.z);
+              const uint32_t linear = tx + block.x * (ty + block.y * tz);
+              EXPECT_EQ(seen.laneid, linear % 32);
+              EXPECT_EQ(seen.warpid, linear / 32);
+              EXPECT_EQ(seen.nwarpid, 3u);
+              EXPECT_LT(seen.smid, workers);
+              EXPECT_EQ(seen.nsmid, workers);
+              EXPECT_EQ(seen.params, reinterpret_cast<const uint8_t*>(&params));
+            }
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, ThreadIds, testing::Values(false, true),
+                         [](const testing::TestParamInfo<bool>& info) { return info.param ? "Fibers" : "Sequential"; });
+
+// --- shared memory and barriers ---------------------------------------------------------
+
+struct ReverseParams {
+  const uint32_t* in;
+  uint32_t* out;
+  uint32_t* bad_layout;  // counts threads that saw a wrong shared-memory layout
+};
+constexpr uint32_t kStaticShared = 16;
+
+// out[block][t] = in[block][n - 1 - t], through dynamic shared memory after 16 static bytes.
+void reverse_through_shared(ThreadContext* ctx) {
+  const auto& p = params_of<ReverseParams>(ctx);
+  const uint32_t n = block_threads(ctx), t = linear_tid(ctx), base = linear_block(ctx) * n;
+  if (reinterpret_cast<uintptr_t>(ctx->shared_base) % 16 != 0 || ctx->dynamic_smem_size != n * 4 ||
+      ctx->total_smem_size != kStaticShared + n * 4)
+    __atomic_fetch_add(p.bad_layout, 1, __ATOMIC_RELAXED);
+  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base + kStaticShared);
+  shared[t] = p.in[base + t];
+  bar_sync(ctx, 0, 0);
+  p.out[base + t] = shared[n - 1 - t];
+}
+
+TEST(Barriers, ReverseAnArrayThroughSharedMemory) {
+  const uint32_t blocks = 64, threads = 256;
+  std::vector<uint32_t> in(blocks * threads), out(blocks * threads, 0);
+  for (uint32_t i = 0; i < in.size(); ++i) in[i] = i * 7 + 1;
+  uint32_t bad_layout = 0;
+  ReverseParams params{in.data(), out.data(), &bad_layout};
+  auto kernel = make_kernel("reverse", reverse_through_shared, true);
+  kernel.static_shared_bytes = kStaticShared;
+  kernel.dynamic_shared_offset = kStaticShared;
+  ASSERT_TRUE(run(kernel, make_shape({blocks, 1, 1}, {threads, 1, 1}, threads * 4), &params));
+  EXPECT_EQ(bad_layout, 0u);
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t t = 0; t < threads; ++t) ASSERT_EQ(out[b * threads + t], in[b * threads + threads - 1 - t]);
+}
+
+struct ExchangeParams {
+  uint32_t* out;
+};
+
+// Four warps, two independent pairs: warps 0-1 exchange through barrier 1, warps 2-3
+// through barrier 2, each barrier counting 64 threads; a second round reuses both.
+void exchange_in_pairs_of_warps(ThreadContext* ctx) {
+  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  const uint32_t t = linear_tid(ctx), pair_base = t < 64 ? 0 : 64, barrier = t < 64 ? 1 : 2;
+  uint32_t* out = params_of<ExchangeParams>(ctx).out + linear_block(ctx) * 256;
+  shared[t] = t * 3;
+  bar_sync(ctx, barrier, 64);
+  out[t] = shared[pair_base + 63 - (t - pair_base)];
+  bar_sync(ctx, barrier, 64);
+  shared[t] = t * 5;
+  bar_sync(ctx, barrier, 64);
+  out[128 + t] = shared[pair_base + 63 - (t - pair_base)];
+}
+
+TEST(Barriers, BarrierWithThreadCountSyncsTwoWarps) {
+  const uint32_t blocks = 4;
+  std::vector<uint32_t> out(blocks * 256, ~0u);
+  ExchangeParams params{out.data()};
+  auto kernel = make_kernel("pairs", exchange_in_pairs_of_warps, true);
+  kernel.static_shared_bytes = 128 * 4;
+  ASSERT_TRUE(run(kernel, make_shape({blocks, 1, 1}, {128, 1, 1}), &params));
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t t = 0; t < 128; ++t) {
+      const uint32_t pair_base = t < 64 ? 0 : 64, partner = pair_base + 63 - (t - pair_base);
+      EXPECT_EQ(out[b * 256 + t], partner * 3) << t;
+      EXPECT_EQ(out[b * 256 + 128 + t], partner * 5) << t;
+    }
+}
+
+struct HalfExitParams {
+  uint32_t* out;
+  uint32_t waiting_half;  // 0: threads 0..31 wait, 32..63 exit; 1: the other way round
+};
+
+void half_exits_half_waits(ThreadContext* ctx) {
+  const auto& p = params_of<HalfExitParams>(ctx);
+  const uint32_t t = linear_tid(ctx);
+  if (t / 32 != p.waiting_half) return;
+  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  const uint32_t lane = t % 32;
+  shared[lane] = lane + 100;
+  bar_sync(ctx, 0, 0);
+  p.out[ctx->ctaid[0] * 32 + lane] = shared[31 - lane];
+  bar_sync(ctx, 0, 0);  // twice: the barrier is usable again after an exit completed it
+}
+
+TEST(Barriers, ExitedThreadsCountAsArrived) {
+  for (uint32_t waiting_half : {0u, 1u}) {
+    std::vector<uint32_t> out(2 * 32, 0);
+    HalfExitParams params{out.data(), waiting_half};
+    auto kernel = make_kernel("half_exit", half_exits_half_waits, true);
+    kernel.static_shared_bytes = 32 * 4;
+    Result<void> result = run(kernel, make_shape({2, 1, 1}, {64, 1, 1}), &params);
+    ASSERT_TRUE(result) << result.error().message;
+    for (uint32_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], 31 - i % 32 + 100);
+  }
+}
+
+// In block 1 of 3, warp 0 waits at barrier 1 for 64 threads while warp 1 exits: stuck.
+void stuck_in_block_one(ThreadContext* ctx) {
+  if (ctx->ctaid[0] != 1) {
+    bar_sync(ctx, 0, 0);
+    return;
+  }
+  if (linear_tid(ctx) < 32) bar_sync(ctx, 1, 64);
+}
+
+// Half the block waits at barrier 1, the other half at barrier 2, both for everyone.
+void split_between_two_barriers(ThreadContext* ctx) { bar_sync(ctx, linear_tid(ctx) < 32 ? 1 : 2, 0); }
+
+void count_blocks(ThreadContext* ctx) {
+  auto* counters = params_of<std::atomic<uint32_t>*>(ctx);
+  counters[linear_block(ctx)].fetch_add(1, std::memory_order_relaxed);
+}
+
+TEST(Barriers, StuckBarrierIsAnErrorNotAHang) {
+  auto stuck = make_kernel("stuck", stuck_in_block_one, true);
+  Result<void> result = run(stuck, make_shape({3, 1, 1}, {64, 1, 1}), nullptr);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, ErrorCode::LaunchFailure);
+  EXPECT_NE(result.error().message.find("block (1, 0, 0)"), std::string::npos) << result.error().message;
+  EXPECT_NE(result.error().message.find("barrier 1"), std::string::npos) << result.error().message;
+
+  auto split = make_kernel("split", split_between_two_barriers, true);
+  result = run(split, make_shape({1, 1, 1}, {64, 1, 1}), nullptr);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("barrier 2"), std::string::npos) << result.error().message;
+
+  // The pool is fine afterwards, on both paths.
+  for (bool fibers : {false, true}) {
+    std::vector<std::atomic<uint32_t>> counters(200);
+    std::atomic<uint32_t>* data = counters.data();
+    auto count = make_kernel("count", count_blocks, fibers);
+    ASSERT_TRUE(run(count, make_shape({200, 1, 1}, {64, 1, 1}), &data));
+    for (auto& counter : counters) ASSERT_EQ(counter.load(), 64u);
+  }
+}
+
+void redux_own_lane(ThreadContext* ctx) {
+  params_of<uint32_t*>(ctx)[linear_tid(ctx)] = redux_sync(ctx, op_code(ptx::AtomicOp::Add), 5, 1u << ctx->laneid);
+}
+
+TEST(Barriers, SequentialKernelThatWaitsIsReported) {
+  auto kernel = make_kernel("split", split_between_two_barriers, false);
+  Result<void> result = run(kernel, make_shape({1, 1, 1}, {64, 1, 1}), nullptr);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("uses_barriers"), std::string::npos) << result.error().message;
+  // Waits that complete at once are fine on the sequential path.
+  EXPECT_TRUE(run(kernel, make_shape({1, 1, 1}, {1, 1, 1}), nullptr));
+  std::vector<uint32_t> out(64, 0);
+  uint32_t* data = out.data();
+  EXPECT_TRUE(run(make_kernel("own_lane", redux_own_lane, false), make_shape({1, 1, 1}, {64, 1, 1}), &data));
+  for (uint32_t value : out) EXPECT_EQ(value, 5u);
+}
+
+// --- redux.sync ---------------------------------------------------------------------------
+
+constexpr uint32_t kReduxKinds = 10;
+struct ReduxParams {
+  uint32_t* out;  // [thread][kReduxKinds]
+};
+
+uint32_t redux_input(uint32_t t) { return t * 2654435761u; }  // spreads bits, wraps on add
+
+void reduce_across_warps(ThreadContext* ctx) {
+  using ptx::AtomicOp;
+  const uint32_t t = linear_tid(ctx), lane = ctx->laneid;
+  uint32_t* out = params_of<ReduxParams>(ctx).out + (linear_block(ctx) * block_threads(ctx) + t) * kReduxKinds;
+  const uint32_t v = redux_input(t);
+  out[0] = redux_sync(ctx, op_code(AtomicOp::Add), v, ~0u);
+  out[1] = redux_sync(ctx, op_code(AtomicOp::Min), v, ~0u);
+  out[2] = redux_sync(ctx, op_code(AtomicOp::Max), v, ~0u);
+  out[3] = redux_sync(ctx, op_code(AtomicOp::Min) | kSigned, v, ~0u);
+  out[4] = redux_sync(ctx, op_code(AtomicOp::Max) | kSigned, v, ~0u);
+  out[5] = redux_sync(ctx, op_code(AtomicOp::And), v, ~0u);
+  out[6] = redux_sync(ctx, op_code(AtomicOp::Or), v, ~0u);
+  out[7] = redux_sync(ctx, op_code(AtomicOp::Xor), v, ~0u);
+  // Diverged halves of the warp reduce over their own lanes at the same time.
+  if (lane % 2 == 0)
+    out[8] = redux_sync(ctx, op_code(AtomicOp::Add), v, 0x55555555u);
+  else
+    out[8] = redux_sync(ctx, op_code(AtomicOp::Max), v, 0xaaaaaaaau);
+  // Lanes 0..7 only, twice in a row (a gathering closes before the released lanes run).
+  if (lane < 8) {
+    out[9] = redux_sync(ctx, op_code(AtomicOp::Or), 1u << lane, 0xffu);
+    out[9] += redux_sync(ctx, op_code(AtomicOp::Add), 1, 0xffu);
+  }
+}
+
+TEST(WarpCollectives, ReduxOverFullAndPartialMasks) {
+  const uint32_t blocks = 3, threads = 64;
+  std::vector<uint32_t> out(blocks * threads * kReduxKinds, 0);
+  ReduxParams params{out.data()};
+  auto kernel = make_kernel("redux", reduce_across_warps, true);
+  ASSERT_TRUE(run(kernel, make_shape({blocks, 1, 1}, {threads, 1, 1}), &params));
+
+  for (uint32_t block = 0; block < blocks; ++block) {
+    for (uint32_t warp = 0; warp < threads / 32; ++warp) {
+      uint32_t add = 0, min = ~0u, max = 0, band = ~0u, bor = 0, bxor = 0, even_add = 0, odd_max = 0;
+      int32_t smin = INT32_MAX, smax = INT32_MIN;
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        const uint32_t v = redux_input(warp * 32 + lane);
+        add += v, min = std::min(min, v), max = std::max(max, v), band &= v, bor |= v, bxor ^= v;
+        smin = std::min(smin, static_cast<int32_t>(v)), smax = std::max(smax, static_cast<int32_t>(v));
+        if (lane % 2 == 0) even_add += v;
+        else odd_max = std::max(odd_max, v);
+      }
+      for (uint32_t lane = 0; lane < 32; ++lane) {
+        const uint32_t* r = &out[(block * threads + warp * 32 + lane) * kReduxKinds];
+        EXPECT_EQ(r[0], add);
+        EXPECT_EQ(r[1], min);
+        EXPECT_EQ(r[2], max);
+        EXPECT_EQ(r[3], static_cast<uint32_t>(smin));
+        EXPECT_EQ(r[4], static_cast<uint32_t>(smax));
+        EXPECT_EQ(r[5], band);
+        EXPECT_EQ(r[6], bor);
+        EXPECT_EQ(r[7], bxor);
+        EXPECT_EQ(r[8], lane % 2 == 0 ? even_add : odd_max) << lane;
+        EXPECT_EQ(r[9], lane < 8 ? 0xffu + 8 : 0u) << lane;
+      }
+    }
+  }
+}
+
+// Lane 31 exits; the others reduce over the full warp and can never complete.
+void redux_without_lane_31(ThreadContext* ctx) {
+  if (ctx->laneid == 31) return;
+  redux_sync(ctx, op_code(ptx::AtomicOp::Add), 1, ~0u);
+}
+
+TEST(WarpCollectives, MaskNamingAnExitedLaneIsReported) {
+  auto kernel = make_kernel("redux_exit", redux_without_lane_31, true);
+  Result<void> result = run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), nullptr);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, ErrorCode::LaunchFailure);
+  EXPECT_NE(result.error().message.find("redux.sync"), std::string::npos) << result.error().message;
+  EXPECT_NE(result.error().message.find("missing lanes 0x80000000"), std::string::npos) << result.error().message;
+}
+
+TEST(WarpCollectives, RendezvousKeepsDivergedGatheringsApart) {
+  WarpRendezvous rendezvous;
+  const WarpCollective add{"add", [](uint32_t members, const WarpOffer(&offers)[32], uint64_t(&results)[32], uint32_t) {
+                             uint64_t sum = 0;
+                             for (uint32_t l = 0; l < 32; ++l)
+                               if (members >> l & 1) sum += offers[l].value;
+                             for (uint32_t l = 0; l < 32; ++l) results[l] = sum;
+                           },
+                           0};
+  uint64_t results[32];
+  uint32_t released = 0;
+  EXPECT_FALSE(rendezvous.arrive(0, 0b0101, add, {1, 0}, results, released));
+  EXPECT_FALSE(rendezvous.arrive(1, 0b1010, add, {10, 0}, results, released));
+  EXPECT_TRUE(rendezvous.arrive(3, 0b1010, add, {20, 0}, results, released));
+  EXPECT_EQ(released, 0b0010u);
+  EXPECT_EQ(results[1], 30u);
+  EXPECT_TRUE(rendezvous.has_waiting());
+  EXPECT_TRUE(rendezvous.arrive(2, 0b0101, add, {2, 0}, results, released));
+  EXPECT_EQ(released, 0b0001u);
+  EXPECT_EQ(results[0], 3u);
+  EXPECT_FALSE(rendezvous.has_waiting());
+}
+
+std::vector<uint32_t> tid_range(uint32_t first, uint32_t end) {
+  std::vector<uint32_t> tids;
+  for (uint32_t tid = first; tid < end; ++tid) tids.push_back(tid);
+  return tids;
+}
+
+TEST(Barriers, BookkeepingCountsWarps) {
+  BlockBarriers barriers;
+  std::vector<uint32_t> released;
+
+  // __syncthreads in a block of three warps whose last two warps exit.
+  barriers.reset(96);
+  for (uint32_t tid = 0; tid < 32; ++tid) EXPECT_FALSE(barriers.arrive(3, tid, 0, released));
+  for (uint32_t tid = 32; tid < 96; ++tid) barriers.thread_exited(tid, released);
+  EXPECT_EQ(released, tid_range(0, 32));
+
+  // A partial last warp counts as a whole one: 48 threads complete bar.sync 1, 64.
+  released.clear();
+  barriers.reset(48);
+  for (uint32_t tid = 0; tid < 47; ++tid) EXPECT_FALSE(barriers.arrive(1, tid, 64, released));
+  EXPECT_TRUE(barriers.arrive(1, 47, 64, released));
+  EXPECT_EQ(released, tid_range(0, 47));
+
+  // Threads that exit let the rest of their warp arrive, at counted barriers too.
+  released.clear();
+  barriers.reset(64);
+  for (uint32_t tid = 0; tid < 48; ++tid) EXPECT_FALSE(barriers.arrive(5, tid, 64, released));
+  for (uint32_t tid = 48; tid < 64; ++tid) barriers.thread_exited(tid, released);
+  EXPECT_EQ(released, tid_range(0, 48));
+
+  // Only arrived warps are released; a partly arrived warp waits for the next round.
+  released.clear();
+  barriers.reset(96);
+  for (uint32_t tid = 0; tid < 16; ++tid) EXPECT_FALSE(barriers.arrive(2, tid, 32, released));
+  for (uint32_t tid = 32; tid < 63; ++tid) EXPECT_FALSE(barriers.arrive(2, tid, 32, released));
+  EXPECT_TRUE(barriers.arrive(2, 63, 32, released));
+  EXPECT_EQ(released, tid_range(32, 63));
+  EXPECT_TRUE(barriers.has_waiting());
+  EXPECT_NE(barriers.describe_waiting().find("16 thread(s) wait at barrier 2 for 32 threads"), std::string::npos)
+      << barriers.describe_waiting();
+}
+
+struct PartialWarpParams {
+  uint32_t* out;
+};
+
+// 48 threads (a warp and a half) of which 8 exit: the rest meet at bar.sync 1, 64.
+void partial_warps_meet(ThreadContext* ctx) {
+  const uint32_t t = linear_tid(ctx);
+  if (t >= 40) return;
+  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  shared[t] = t + 1;
+  bar_sync(ctx, 1, 64);
+  params_of<PartialWarpParams>(ctx).out[ctx->ctaid[0] * 40 + t] = shared[39 - t];
+}
+
+TEST(Barriers, PartialWarpsArriveAsWholeWarps) {
+  std::vector<uint32_t> out(2 * 40, 0);
+  PartialWarpParams params{out.data()};
+  auto kernel = make_kernel("partial", partial_warps_meet, true);
+  kernel.static_shared_bytes = 40 * 4;
+  Result<void> result = run(kernel, make_shape({2, 1, 1}, {48, 1, 1}), &params);
+  ASSERT_TRUE(result) << result.error().message;
+  for (uint32_t i = 0; i < out.size(); ++i) EXPECT_EQ(out[i], 39 - i % 40 + 1);
+}
+
+// --- scale and concurrency ------------------------------------------------------------
+
+TEST(Grids, SixtyFiveThousandBlocksComplete) {
+  for (bool fibers : {false, true}) {
+    const uint32_t blocks = fibers ? 4096 : 1u << 16;
+    std::vector<std::atomic<uint32_t>> counters(blocks);
+    std::atomic<uint32_t>* data = counters.data();
+    auto kernel = make_kernel("count", count_blocks, fibers);
+    ASSERT_TRUE(run(kernel, make_shape({blocks / 16, 4, 4}, {32, 1, 1}), &data));
+    for (uint32_t b = 0; b < blocks; ++b) ASSERT_EQ(counters[b].load(), 32u) << b;
+  }
+}
+
+struct SumParams {
+  const uint32_t* in;
+  std::atomic<uint64_t>* sum;
+};
+
+void sum_with_barrier(ThreadContext* ctx) {
+  const auto& p = params_of<SumParams>(ctx);
+  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  const uint32_t t = linear_tid(ctx), n = block_threads(ctx);
+  shared[t] = p.in[linear_block(ctx) * n + t];
+  bar_sync(ctx, 0, 0);
+  if (t == 0) {
+    uint64_t block_sum = 0;
+    for (uint32_t i = 0; i < n; ++i) block_sum += shared[i];
+    p.sum->fetch_add(block_sum, std::memory_order_relaxed);
+  }
+}
+
+void sum_with_atomics(ThreadContext* ctx) {
+  const auto& p = params_of<SumParams>(ctx);
+  p.sum->fetch_add(p.in[linear_block(ctx) * block_threads(ctx) + linear_tid(ctx)], std::memory_order_relaxed);
+}
+
+TEST(Grids, TwoHostThreadsLaunchConcurrently) {
+  // Each host thread launches its own grids (own data, own kernel, own strategy) many times.
+  auto launch_many = [](bool fibers, uint32_t seed, int rounds, bool& ok) {
+    const uint32_t blocks = 16, threads = 32;
+    std::vector<uint32_t> in(blocks * threads);
+    uint64_t expected = 0;
+    for (uint32_t i = 0; i < in.size(); ++i) expected += in[i] = i ^ seed;
+    auto kernel = fibers ? make_kernel("sum", sum_with_barrier, true) : make_kernel("sum", sum_with_atomics, false);
+    kernel.static_shared_bytes = threads * 4;
+    ok = true;
+    for (int round = 0; round < rounds; ++round) {
+      std::atomic<uint64_t> sum{0};
+      SumParams params{in.data(), &sum};
+      const Dim3 grid = round % 2 ? Dim3{blocks, 1, 1} : Dim3{1, blocks / 4, 4};
+      if (!run(kernel, make_shape(grid, {threads, 1, 1}), &params) || sum.load() != expected) ok = false;
+    }
+  };
+  bool ok_a = false, ok_b = false;
+  std::thread a(launch_many, true, 0x1234u, 20, std::ref(ok_a));
+  std::thread b(launch_many, false, 0xbeefu, 200, std::ref(ok_b));
+  a.join();
+  b.join();
+  EXPECT_TRUE(ok_a);
+  EXPECT_TRUE(ok_b);
+}
+
+TEST(Grids, InvalidLaunchesAreRejected) {
+  auto kernel = make_kernel("count", count_blocks, false);
+  EXPECT_EQ(run(kernel, make_shape({0, 1, 1}, {32, 1, 1}), nullptr).error().code, ErrorCode::InvalidConfiguration);
+  EXPECT_EQ(run(kernel, make_shape({1, 1, 1}, {1025, 1, 1}), nullptr).error().code,
+            ErrorCode::InvalidConfiguration);
+  kernel.max_threads_per_block = 128;
+  EXPECT_EQ(run(kernel, make_shape({1, 1, 1}, {16, 16, 1}), nullptr).error().code, ErrorCode::InvalidConfiguration);
+  kernel.entry = nullptr;
+  EXPECT_EQ(run(kernel, make_shape({1, 1, 1}, {1, 1, 1}), nullptr).error().code, ErrorCode::InvalidDeviceFunction);
+}
+
+struct NestedParams {
+  const jit::KernelInfo* inner;
+  std::atomic<int>* codes;
+};
+
+// A kernel that launches a grid itself, as dynamic parallelism would.
+void launch_from_kernel(ThreadContext* ctx) {
+  const auto& p = params_of<NestedParams>(ctx);
+  Result<void> result = GridExecutor::instance().run_grid(*p.inner, make_shape({1, 1, 1}, {1, 1, 1}), nullptr);
+  p.codes->store(result ? -1 : static_cast<int>(result.error().code));
+}
+
+TEST(Grids, LaunchFromInsideAKernelIsRefusedNotDeadlocked) {
+  auto inner = make_kernel("empty", [](ThreadContext*) {}, false);
+  std::atomic<int> code{-2};
+  NestedParams params{&inner, &code};
+  ASSERT_TRUE(run(make_kernel("outer", launch_from_kernel, false), make_shape({1, 1, 1}, {1, 1, 1}), &params));
+  EXPECT_EQ(code.load(), static_cast<int>(ErrorCode::NotSupported));
+}
+
+// --- settings -------------------------------------------------------------------------------
+
+const char* fake_environment(const char* name) {
+  if (std::strcmp(name, "CUCPU_WORKERS") == 0) return std::getenv("FAKE_WORKERS");
+  return nullptr;
+}
+
+TEST(Settings, WorkerCountIsValidated) {
+  auto workers_for = [](const char* text, std::vector<std::string>& warnings) {
+    setenv("FAKE_WORKERS", text, 1);
+    return read_exec_settings(fake_environment, 6, warnings).worker_count;
+  };
+  std::vector<std::string> warnings;
+  EXPECT_EQ(workers_for("3", warnings), 3u);
+  EXPECT_TRUE(warnings.empty());
+  for (const char* bad : {"", "0", "-2", "3x", "banana", "99999999999999999999", "5000"}) {
+    warnings.clear();
+    EXPECT_EQ(workers_for(bad, warnings), 6u) << bad;
+    ASSERT_EQ(warnings.size(), 1u) << bad;
+    EXPECT_NE(warnings[0].find("CUCPU_WORKERS"), std::string::npos);
+  }
+  unsetenv("FAKE_WORKERS");
+  warnings.clear();
+  EXPECT_EQ(read_exec_settings(fake_environment, 0, warnings).worker_count, 1u);
+}
+
+// Runs in a child process that this test binary spawns with CUCPU_WORKERS set.
+TEST(Settings, WorkerCountInChildProcess) {
+  const char* expected = std::getenv("EXEC_TEST_EXPECTED_WORKERS");
+  if (!expected) GTEST_SKIP() << "runs only as the child of Settings.CucpuWorkersIsHonoured";
+  EXPECT_EQ(GridExecutor::instance().worker_count(), static_cast<unsigned>(std::atoi(expected)));
+  const uint32_t blocks = 64;
+  std::vector<ThreadRecord> records(blocks);
+  RecordParams params{records.data()};
+  ASSERT_TRUE(run(make_kernel("record_ids", record_ids, false), make_shape({blocks, 1, 1}, {1, 1, 1}), &params));
+  for (const ThreadRecord& record : records) {
+    EXPECT_EQ(record.seen.nsmid, static_cast<unsigned>(std::atoi(expected)));
+    EXPECT_LT(record.seen.smid, record.seen.nsmid);
+  }
+}
+
+int run_child_with_workers(const char* workers, unsigned expected) {
+  std::vector<std::string> variables = {std::string("CUCPU_WORKERS=") + workers,
+                                        "EXEC_TEST_EXPECTED_WORKERS=" + std::to_string(expected)};
+  std::vector<char*> env;
+  for (auto& variable : variables) env.push_back(variable.data());
+  for (char** entry = environ; *entry; ++entry)
+    if (std::strncmp(*entry, "CUCPU_WORKERS=", 14) != 0) env.push_back(*entry);
+  env.push_back(nullptr);
+  std::string filter = "--gtest_filter=Settings.WorkerCountInChildProcess";
+  char exe[] = "/proc/self/exe";
+  char* argv[] = {exe, filter.data(), nullptr};
+  // The child's gtest report goes to /dev/null; its stderr (the warning) stays visible.
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, exe, &actions, nullptr, argv, env.data());
+  posix_spawn_file_actions_destroy(&actions);
+  if (spawned != 0) return -1;
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+TEST(Settings, CucpuWorkersIsHonoured) {
+  if (std::getenv("EXEC_TEST_EXPECTED_WORKERS")) GTEST_SKIP();
+  EXPECT_EQ(run_child_with_workers("3", 3), 0);
+  const unsigned hardware = std::max(1u, std::thread::hardware_concurrency());
+  EXPECT_EQ(run_child_with_workers("banana", hardware), 0);  // with a warning on stderr
+}
+
+// --- cost ---------------------------------------------------------------------------------
+
+void many_barriers(ThreadContext* ctx) {
+  for (int i = 0; i < 50; ++i) bar_sync(ctx, 0, 0);
+}
+
+void empty_kernel(ThreadContext*) {}
+
+TEST(Cost, FiberSwitchAndSequentialThread) {
+  using Clock = std::chrono::steady_clock;
+  const unsigned workers = GridExecutor::instance().worker_count();
+  auto barriers = make_kernel("many_barriers", many_barriers, true);
+  const uint32_t blocks = 16 * workers, threads = 1024;
+  auto start = Clock::now();
+  ASSERT_TRUE(run(barriers, make_shape({blocks, 1, 1}, {threads, 1, 1}), nullptr));
+  const double barrier_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+
+  auto empty = make_kernel("empty", empty_kernel, false);
+  const uint32_t empty_blocks = 4096;
+  start = Clock::now();
+  ASSERT_TRUE(run(empty, make_shape({empty_blocks, 1, 1}, {1024, 1, 1}), nullptr));
+  const double empty_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+
+  auto fiber_empty = make_kernel("empty", empty_kernel, true);
+  start = Clock::now();
+  ASSERT_TRUE(run(fiber_empty, make_shape({empty_blocks / 4, 1, 1}, {1024, 1, 1}), nullptr));
+  const double fiber_empty_ns = std::chrono::duration<double, std::nano>(Clock::now() - start).count();
+
+  // Per worker: wall time x workers / work items.
+  std::printf("[ cost     ] %u workers: bar.sync %.1f ns per thread and barrier (a park and a resume); "
+              "fiber thread start+end %.1f ns; sequential thread %.2f ns\n",
+              workers, barrier_ns * workers / (double(blocks) * threads * 50),
+              fiber_empty_ns * workers / (double(empty_blocks / 4) * 1024),
+              empty_ns * workers / (double(empty_blocks) * 1024));
+}
+
+}  // namespace
+}  // namespace cucpu::exec

@@ -1,0 +1,50 @@
+// The parts of a running block that every strategy shares: the special registers of a
+// thread (PTX ISA 10, %tid ... %nsmid) and the block's first error.
+#include "exec/block_execution.h"
+
+#include <fmt/format.h>
+
+namespace cucpu::exec {
+
+void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, uint32_t linear_tid, void* executor) {
+  const Dim3& block = setup.shape->block;
+  const Dim3& grid = setup.shape->grid;
+  context.tid[0] = linear_tid % block.x;
+  context.tid[1] = linear_tid / block.x % block.y;
+  context.tid[2] = linear_tid / (block.x * block.y);
+  context.ntid[0] = block.x;
+  context.ntid[1] = block.y;
+  context.ntid[2] = block.z;
+  context.ctaid[0] = setup.block_index.x;
+  context.ctaid[1] = setup.block_index.y;
+  context.ctaid[2] = setup.block_index.z;
+  context.nctaid[0] = grid.x;
+  context.nctaid[1] = grid.y;
+  context.nctaid[2] = grid.z;
+  context.laneid = linear_tid % kWarpSize;
+  context.warpid = linear_tid / kWarpSize;
+  context.nwarpid = (setup.thread_count() + kWarpSize - 1) / kWarpSize;
+  context.smid = setup.worker_index;
+  context.nsmid = setup.worker_count;
+  context.dynamic_smem_size = setup.shape->dynamic_shared_bytes;
+  context.total_smem_size = setup.shared_bytes;
+  context.reserved = 0;
+  context.shared_base = setup.shared_base;
+  context.params = static_cast<const uint8_t*>(setup.params);
+  context.executor = executor;
+}
+
+std::string describe_block(const Dim3& block_index) {
+  return fmt::format("block ({}, {}, {})", block_index.x, block_index.y, block_index.z);
+}
+
+void BlockExecution::report_error(ErrorCode code, std::string message) {
+  if (!first_error_) first_error_ = make_error(code, std::move(message));
+}
+
+Result<void> BlockExecution::block_result() {
+  if (first_error_) return *first_error_;
+  return {};
+}
+
+}  // namespace cucpu::exec

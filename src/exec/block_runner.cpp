@@ -1,0 +1,119 @@
+// One block on one worker. The worker keeps one shared-memory buffer (64-byte aligned,
+// grown as kernels need, never zeroed: CUDA leaves shared memory undefined) and picks the
+// strategy per kernel: kernels that never wait for another thread run their threads one
+// after another, each a plain call on the worker's stack; the others run as fibers
+// (fiber_scheduler.cpp). CUCPU_BLOCK_STRATEGY=fibers runs everything as fibers, so the
+// fast path can always be checked against the simple one.
+#include "exec/block_runner.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <new>
+
+namespace cucpu::exec {
+namespace {
+
+constexpr std::size_t kSharedAlignment = 64;  // a cache line; .shared alignments are at most 16
+
+}  // namespace
+
+Result<void> SequentialBlock::run(const BlockSetup& setup) {
+  clear_error();
+  setup_ = &setup;
+  ThreadExecution execution{this, 0};
+  jit::ThreadContext context;
+  fill_thread_context(context, setup, 0, &execution);
+  const jit::KernelEntry entry = setup.kernel->entry;
+  const Dim3& block = setup.shape->block;
+  uint32_t linear_tid = 0;
+  for (uint32_t z = 0; z < block.z; ++z) {
+    for (uint32_t y = 0; y < block.y; ++y) {
+      for (uint32_t x = 0; x < block.x; ++x, ++linear_tid) {
+        context.tid[0] = x;
+        context.tid[1] = y;
+        context.tid[2] = z;
+        context.laneid = linear_tid % kWarpSize;
+        context.warpid = linear_tid / kWarpSize;
+        execution.linear_tid = linear_tid;
+        entry(&context);
+      }
+    }
+  }
+  return block_result();
+}
+
+void SequentialBlock::barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) {
+  // A one-thread block is one warp, which arrives at once and counts as 32 threads.
+  if (setup_->thread_count() == 1 && barrier < kBarrierCount && thread_count <= kWarpSize) return;
+  report_error(ErrorCode::LaunchFailure,
+               fmt::format("{}: thread {} of kernel {} waits at barrier {}, but the kernel was compiled as one that "
+                           "never waits (uses_barriers is false)",
+                           describe_block(setup_->block_index), self.linear_tid, setup_->kernel->name, barrier));
+}
+
+uint64_t SequentialBlock::warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
+                                          WarpOffer offer) {
+  const uint32_t lane = self.linear_tid % kWarpSize;
+  if ((members | (1u << lane)) == (1u << lane)) {
+    WarpOffer offers[kWarpSize];
+    uint64_t results[kWarpSize];
+    offers[lane] = offer;
+    collective.combine(1u << lane, offers, results, collective.operation);
+    return results[lane];
+  }
+  report_error(ErrorCode::LaunchFailure,
+               fmt::format("{}: thread {} of kernel {} runs {} with membermask {:#010x}, but the kernel was compiled as "
+                           "one that never waits (uses_barriers is false)",
+                           describe_block(setup_->block_index), self.linear_tid, setup_->kernel->name, collective.name,
+                           members));
+  return 0;
+}
+
+void BlockRunner::AlignedFree::operator()(uint8_t* memory) const {
+  ::operator delete[](memory, std::align_val_t{kSharedAlignment});
+}
+
+BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const ExecSettings& settings)
+    : worker_index_(worker_index),
+      worker_count_(worker_count),
+      settings_(settings),
+      stacks_(settings.fiber_stack_bytes),
+      fibers_(stacks_) {}
+
+BlockRunner::~BlockRunner() = default;
+
+uint8_t* BlockRunner::shared_memory(uint32_t bytes) {
+  if (bytes <= shared_capacity_ && shared_) return shared_.get();
+  // Grow geometrically so that a sequence of slightly larger kernels does not reallocate each time.
+  std::size_t capacity = std::max<std::size_t>({bytes, std::size_t{2} * shared_capacity_, kSharedAlignment});
+  shared_.reset();
+  shared_capacity_ = 0;
+  auto* memory = static_cast<uint8_t*>(::operator new[](capacity, std::align_val_t{kSharedAlignment}, std::nothrow));
+  if (!memory) return nullptr;
+  shared_.reset(memory);
+  shared_capacity_ = static_cast<uint32_t>(capacity);
+  return memory;
+}
+
+Result<void> BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index) {
+  BlockSetup setup;
+  setup.kernel = grid.kernel;
+  setup.shape = &grid.shape;
+  setup.params = grid.params;
+  setup.block_index = block_index;
+  setup.shared_bytes = grid.shared_bytes;
+  setup.shared_base = shared_memory(grid.shared_bytes);
+  setup.worker_index = worker_index_;
+  setup.worker_count = worker_count_;
+  if (!setup.shared_base)
+    return make_error(ErrorCode::MemoryAllocation,
+                      fmt::format("{}: no memory for {} bytes of shared memory", describe_block(block_index),
+                                  grid.shared_bytes));
+
+  if (!grid.kernel->uses_barriers && settings_.strategy == BlockStrategyChoice::Auto) return sequential_.run(setup);
+  stacks_.require_stack_bytes(settings_.fiber_stack_bytes + grid.kernel->local_bytes);
+  return fibers_.run(setup);
+}
+
+}  // namespace cucpu::exec

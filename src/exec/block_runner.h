@@ -1,0 +1,65 @@
+// Running one block on one worker: shared memory, and the choice of execution strategy.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+
+#include "exec/block_execution.h"
+#include "exec/fiber_scheduler.h"
+#include "exec/fiber_stack_pool.h"
+#include "exec/grid.h"
+#include "exec/settings.h"
+
+namespace cucpu::exec {
+
+// What every block of one grid shares.
+struct GridLaunch {
+  const jit::KernelInfo* kernel = nullptr;
+  LaunchShape shape;
+  const void* params = nullptr;
+  uint32_t shared_bytes = 0;  // per block: max(static, dynamic offset + dynamic bytes)
+};
+
+// The fast path: the threads of a block one after another on the worker's stack, for
+// kernels that never wait for another thread (KernelInfo::uses_barriers == false).
+class SequentialBlock final : public BlockExecution {
+ public:
+  Result<void> run(const BlockSetup& setup);
+
+  // Only trivial waits can complete here (a one-thread block, a one-lane membermask);
+  // anything else means the kernel was compiled with uses_barriers wrongly false.
+  void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
+  uint64_t warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
+                           WarpOffer offer) override;
+
+ private:
+  const BlockSetup* setup_ = nullptr;
+};
+
+// The per-worker state that runs blocks: one per worker thread, never shared.
+class BlockRunner {
+ public:
+  BlockRunner(uint32_t worker_index, uint32_t worker_count, const ExecSettings& settings);
+  ~BlockRunner();
+  BlockRunner(const BlockRunner&) = delete;
+  BlockRunner& operator=(const BlockRunner&) = delete;
+
+  Result<void> run_block(const GridLaunch& grid, const Dim3& block_index);
+
+ private:
+  struct AlignedFree {
+    void operator()(uint8_t* memory) const;
+  };
+  uint8_t* shared_memory(uint32_t bytes);
+
+  uint32_t worker_index_;
+  uint32_t worker_count_;
+  ExecSettings settings_;
+  std::unique_ptr<uint8_t, AlignedFree> shared_;  // reused by every block of this worker
+  uint32_t shared_capacity_ = 0;
+  FiberStackPool stacks_;
+  SequentialBlock sequential_;
+  FiberBlock fibers_;
+};
+
+}  // namespace cucpu::exec

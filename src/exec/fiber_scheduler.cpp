@@ -1,0 +1,254 @@
+// The fiber strategy for blocks whose threads wait for each other. Each CUDA thread is a
+// boost::context::fiber on a pooled stack; the worker's own stack runs the scheduler, a
+// loop that resumes runnable threads round-robin. A thread runs until it ends or parks:
+// parking (a barrier or warp collective that is not complete yet) records the thread
+// where it waits and switches back to the scheduler; the arrival that completes the wait
+// marks the waiters runnable again and keeps running itself (no switch). So a bar.sync
+// costs every thread one switch out and one in, and the last arrival none.
+//
+// Threads get their fiber when they first run, so a block whose threads never wait uses
+// one stack. When the run queue is empty but threads remain, none of them can ever run
+// again: the block is reported as stuck, naming the barriers and warp collectives they
+// wait at, and their fibers are abandoned (never resumed, stacks reclaimed) rather than
+// unwound, since generated code has no unwind tables to throw through.
+#include "exec/fiber_scheduler.h"
+
+#include <fmt/format.h>
+
+#include <new>
+#include <utility>
+
+#if defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define CUCPU_TSAN 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__) || defined(CUCPU_TSAN)
+#include <sanitizer/tsan_interface.h>
+#endif
+
+namespace cucpu::exec {
+namespace {
+
+// ThreadSanitizer follows stack switches only when told, and Boost 1.74 does not tell
+// it: without these its shadow call stack overflows. Switches synchronise (flag 0), so
+// TSan checks the worker threads against each other, not the fibers of one block.
+#if defined(__SANITIZE_THREAD__) || defined(CUCPU_TSAN)
+void* tsan_current_fiber() { return __tsan_get_current_fiber(); }
+void* tsan_create_fiber() { return __tsan_create_fiber(0); }
+void tsan_destroy_fiber(void* fiber) {
+  if (fiber) __tsan_destroy_fiber(fiber);
+}
+void tsan_switch_to_fiber(void* fiber) { __tsan_switch_to_fiber(fiber, 0); }
+#else
+void* tsan_current_fiber() { return nullptr; }
+void* tsan_create_fiber() { return nullptr; }
+void tsan_destroy_fiber(void*) {}
+void tsan_switch_to_fiber(void*) {}
+#endif
+
+}  // namespace
+
+struct FiberBlock::FiberThread : ThreadExecution {
+  enum class State : uint8_t { NotStarted, Runnable, Running, Parked, Exited };
+
+  FiberThread() { new (&suspended) boost::context::fiber(); }
+  ~FiberThread() {
+    suspended.~fiber();  // empty by then: finished or abandoned
+    tsan_destroy_fiber(tsan_fiber);
+  }
+  FiberThread(const FiberThread&) = delete;
+  FiberThread& operator=(const FiberThread&) = delete;
+
+  // Replaces the handle of a fiber that will never run again without unwinding it
+  // (boost::context::fiber's destructor would throw forced_unwind into the fiber).
+  void abandon_fiber() { new (&suspended) boost::context::fiber(); }
+
+  jit::ThreadContext context;
+  // The thread while it does not run: empty before it starts and after it ends. In a
+  // union so that abandon_fiber can drop it without running its destructor.
+  union {
+    boost::context::fiber suspended;
+  };
+  boost::context::fiber scheduler;   // the scheduler while this thread runs; empty while parked
+  boost::context::stack_context stack;  // noted by PooledStackAllocator
+  State state = State::NotStarted;
+  uint64_t collective_result = 0;    // handed over by the lane that completes a warp collective
+  void* tsan_fiber = nullptr;        // ThreadSanitizer's name for this fiber (null without TSan)
+};
+
+FiberBlock::FiberBlock(FiberStackPool& stacks) : stacks_(stacks) {}
+
+FiberBlock::~FiberBlock() = default;
+
+void FiberBlock::prepare_threads(const BlockSetup& setup) {
+  setup_ = &setup;
+  thread_count_ = setup.thread_count();
+  if (thread_count_ > thread_capacity_) {
+    // Every fiber of the previous block has ended or been abandoned: nothing to keep.
+    threads_ = std::make_unique<FiberThread[]>(thread_count_);
+    thread_capacity_ = thread_count_;
+    run_queue_.resize(thread_count_);
+  }
+  for (uint32_t tid = 0; tid < thread_count_; ++tid) {
+    FiberThread& thread = threads_[tid];
+    thread.block = this;
+    thread.linear_tid = tid;
+    thread.state = FiberThread::State::NotStarted;
+    thread.collective_result = 0;
+    fill_thread_context(thread.context, setup, tid, static_cast<ThreadExecution*>(&thread));
+    run_queue_[tid] = tid;
+  }
+  run_queue_head_ = 0;
+  run_queue_size_ = thread_count_;
+  live_threads_ = thread_count_;
+
+  barriers_.reset(thread_count_);
+  const uint32_t warp_count = (thread_count_ + kWarpSize - 1) / kWarpSize;
+  if (warps_.size() < warp_count) warps_.resize(warp_count);
+  for (uint32_t warp = 0; warp < warp_count; ++warp) warps_[warp].reset();
+}
+
+bool FiberBlock::start_fiber(FiberThread& thread) {
+  try {
+    thread.tsan_fiber = tsan_create_fiber();
+    thread.suspended = boost::context::fiber(std::allocator_arg, PooledStackAllocator{&stacks_, &thread.stack},
+                                             [this, &thread](boost::context::fiber&& scheduler) {
+                                               thread.scheduler = std::move(scheduler);
+                                               setup_->kernel->entry(&thread.context);
+                                               tsan_switch_to_fiber(scheduler_tsan_fiber_);
+                                               return std::move(thread.scheduler);
+                                             });
+  } catch (const std::bad_alloc&) {
+    return false;
+  }
+  return true;
+}
+
+Result<void> FiberBlock::run(const BlockSetup& setup) {
+  clear_error();
+  prepare_threads(setup);
+  scheduler_tsan_fiber_ = tsan_current_fiber();
+
+  while (run_queue_size_ > 0) {
+    const uint32_t tid = run_queue_[run_queue_head_];
+    run_queue_head_ = (run_queue_head_ + 1) % thread_count_;
+    --run_queue_size_;
+    FiberThread& thread = threads_[tid];
+
+    if (thread.state == FiberThread::State::NotStarted && !start_fiber(thread)) {
+      report_error(ErrorCode::MemoryAllocation,
+                   fmt::format("{}: no memory for the stack of thread {}", describe_block(setup.block_index), tid));
+      break;
+    }
+    thread.state = FiberThread::State::Running;
+    tsan_switch_to_fiber(thread.tsan_fiber);
+    thread.suspended = std::move(thread.suspended).resume();
+    if (thread.suspended) continue;  // it parked (park() set its state)
+
+    // The thread ended: barriers no longer wait for it (barrier.cpp says how).
+    thread.state = FiberThread::State::Exited;
+    // A TSan fiber per CUDA thread, not per slot: frames of the finished fiber stay on
+    // its shadow stack, and reusing it would let them pile up.
+    tsan_destroy_fiber(std::exchange(thread.tsan_fiber, nullptr));
+    --live_threads_;
+    released_.clear();
+    barriers_.thread_exited(tid, released_);
+    wake_released();
+  }
+
+  if (live_threads_ > 0) {
+    if (run_queue_size_ == 0)  // not an allocation failure: a genuine stall
+      report_error(ErrorCode::LaunchFailure, describe_stall());
+    abandon_parked_fibers();
+  }
+  return block_result();
+}
+
+void FiberBlock::park(FiberThread& self) {
+  self.state = FiberThread::State::Parked;
+  tsan_switch_to_fiber(scheduler_tsan_fiber_);
+  self.scheduler = std::move(self.scheduler).resume();
+}
+
+void FiberBlock::wake(uint32_t tid) {
+  threads_[tid].state = FiberThread::State::Runnable;
+  run_queue_[(run_queue_head_ + run_queue_size_) % thread_count_] = tid;
+  ++run_queue_size_;
+}
+
+void FiberBlock::wake_released() {
+  for (uint32_t tid : released_) wake(tid);
+}
+
+void FiberBlock::barrier_sync(ThreadExecution& self_execution, uint32_t barrier, uint32_t thread_count) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  if (barrier >= kBarrierCount) {
+    report_error(ErrorCode::LaunchFailure, fmt::format("{}: thread {} waits at barrier {} (ids are 0..{})",
+                                                       describe_block(setup_->block_index), self.linear_tid, barrier,
+                                                       kBarrierCount - 1));
+    return;
+  }
+  const uint32_t warp_threads = (thread_count_ + kWarpSize - 1) / kWarpSize * kWarpSize;
+  if (thread_count > warp_threads) {
+    report_error(ErrorCode::LaunchFailure,
+                 fmt::format("{}: thread {} waits at barrier {} for {} threads, but the block has {} warps",
+                             describe_block(setup_->block_index), self.linear_tid, barrier, thread_count,
+                             warp_threads / kWarpSize));
+    return;
+  }
+  released_.clear();
+  const bool goes_on = barriers_.arrive(barrier, self.linear_tid, thread_count, released_);
+  wake_released();
+  if (!goes_on) park(self);
+}
+
+uint64_t FiberBlock::warp_collective(ThreadExecution& self_execution, uint32_t members,
+                                     const WarpCollective& collective, WarpOffer offer) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  const uint32_t lane = self.linear_tid % kWarpSize;
+  const uint32_t warp_base = self.linear_tid - lane;
+  // A membermask without the calling lane is undefined (PTX ISA 9.7.12.x); treat the
+  // caller as a member so that it cannot wait for a gathering it is not part of.
+  members |= 1u << lane;
+
+  uint64_t results[kWarpSize];
+  uint32_t released = 0;
+  if (!warps_[self.linear_tid / kWarpSize].arrive(lane, members, collective, offer, results, released)) {
+    park(self);
+    return self.collective_result;
+  }
+  for (uint32_t bits = released; bits != 0; bits &= bits - 1) {
+    const uint32_t member = static_cast<uint32_t>(__builtin_ctz(bits));
+    threads_[warp_base + member].collective_result = results[member];
+    wake(warp_base + member);
+  }
+  return results[lane];
+}
+
+std::string FiberBlock::describe_stall() const {
+  std::string text = fmt::format("{} cannot finish: ", describe_block(setup_->block_index));
+  std::string waits = barriers_.describe_waiting();
+  const uint32_t warp_count = (thread_count_ + kWarpSize - 1) / kWarpSize;
+  for (uint32_t warp = 0; warp < warp_count; ++warp) {
+    if (!warps_[warp].has_waiting()) continue;
+    if (!waits.empty()) waits += "; ";
+    waits += fmt::format("warp {}: {}", warp, warps_[warp].describe_waiting());
+  }
+  return text + waits + fmt::format(" ({} of {} threads exited)", thread_count_ - live_threads_, thread_count_);
+}
+
+void FiberBlock::abandon_parked_fibers() {
+  for (uint32_t tid = 0; tid < thread_count_; ++tid) {
+    FiberThread& thread = threads_[tid];
+    if (!thread.suspended) continue;
+    // Its stack holds only the frames of kernel code and of this file, none of which
+    // owns resources, so reusing the stack is all the cleanup there is.
+    stacks_.give_back(thread.stack);
+    thread.abandon_fiber();
+    tsan_destroy_fiber(std::exchange(thread.tsan_fiber, nullptr));
+    thread.state = FiberThread::State::Exited;
+  }
+}
+
+}  // namespace cucpu::exec

@@ -1,0 +1,60 @@
+// The fiber strategy: every thread of a block is a fiber, run round-robin on one worker.
+#pragma once
+
+#include <boost/context/fiber.hpp>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "exec/barrier.h"
+#include "exec/block_execution.h"
+#include "exec/fiber_stack_pool.h"
+#include "exec/warp_rendezvous.h"
+
+namespace cucpu::exec {
+
+// Runs blocks whose threads wait for each other (bar.sync, warp collectives). One per
+// worker, reused for every block it runs; not thread-safe.
+class FiberBlock final : public BlockExecution {
+ public:
+  explicit FiberBlock(FiberStackPool& stacks);
+  ~FiberBlock() override;
+
+  // Runs every thread of the block to its end. A block in which no thread can go on
+  // (waits that can never complete) is an ErrorCode::LaunchFailure naming who waits where.
+  Result<void> run(const BlockSetup& setup);
+
+  void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
+  uint64_t warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
+                           WarpOffer offer) override;
+
+ private:
+  struct FiberThread;
+
+  void prepare_threads(const BlockSetup& setup);
+  bool start_fiber(FiberThread& thread);
+  void park(FiberThread& self);
+  void wake(uint32_t linear_tid);
+  void wake_released();
+  std::string describe_stall() const;
+  void abandon_parked_fibers();
+
+  FiberStackPool& stacks_;
+  const BlockSetup* setup_ = nullptr;
+  std::unique_ptr<FiberThread[]> threads_;
+  uint32_t thread_capacity_ = 0;
+  uint32_t thread_count_ = 0;
+  uint32_t live_threads_ = 0;  // threads that have not exited (not started ones included)
+
+  // Runnable threads, a ring: a thread is in it at most once.
+  std::vector<uint32_t> run_queue_;
+  uint32_t run_queue_head_ = 0;
+  uint32_t run_queue_size_ = 0;
+
+  BlockBarriers barriers_;
+  std::vector<WarpRendezvous> warps_;
+  std::vector<uint32_t> released_;  // scratch: threads a completed barrier releases
+  void* scheduler_tsan_fiber_ = nullptr;  // the worker's own context, for ThreadSanitizer
+};
+
+}  // namespace cucpu::exec

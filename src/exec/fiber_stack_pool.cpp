@@ -1,0 +1,80 @@
+// Fiber stacks: mmap'ed with a PROT_NONE guard page at the low end (stacks grow down),
+// kept in a free list per worker. A block of 1024 threads needs up to 1024 stacks; making
+// them once and reusing them keeps mmap/mprotect (and their TLB shootdowns) out of every
+// block. Pages a kernel never touches are never committed, so the 64 KiB default costs
+// address space, not memory.
+#include "exec/fiber_stack_pool.h"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <new>
+
+namespace cucpu::exec {
+namespace {
+
+std::size_t page_bytes() {
+  static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return bytes;
+}
+
+std::size_t round_to_pages(std::size_t bytes) {
+  const std::size_t page = page_bytes();
+  return (bytes + page - 1) / page * page;
+}
+
+}  // namespace
+
+FiberStackPool::FiberStackPool(std::size_t stack_bytes) : stack_bytes_(round_to_pages(stack_bytes)) {}
+
+FiberStackPool::~FiberStackPool() { release_free_stacks(); }
+
+void FiberStackPool::require_stack_bytes(std::size_t stack_bytes) {
+  stack_bytes = round_to_pages(stack_bytes);
+  if (stack_bytes <= stack_bytes_) return;
+  release_free_stacks();
+  stack_bytes_ = stack_bytes;
+}
+
+boost::context::stack_context FiberStackPool::take() {
+  if (!free_.empty()) {
+    boost::context::stack_context stack = free_.back();
+    free_.pop_back();
+    return stack;
+  }
+  const std::size_t total = stack_bytes_ + page_bytes();
+  boost::context::stack_context stack;
+  void* base = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (base == MAP_FAILED) return stack;
+  if (mprotect(base, page_bytes(), PROT_NONE) != 0) {
+    munmap(base, total);
+    return stack;
+  }
+  ++stacks_created_;
+  stack.size = total;
+  stack.sp = static_cast<char*>(base) + total;
+  return stack;
+}
+
+void FiberStackPool::give_back(const boost::context::stack_context& stack) {
+  // A stack of an older, smaller size is unmapped rather than kept.
+  if (stack.size != stack_bytes_ + page_bytes()) {
+    munmap(static_cast<char*>(stack.sp) - stack.size, stack.size);
+    return;
+  }
+  free_.push_back(stack);
+}
+
+void FiberStackPool::release_free_stacks() {
+  for (const boost::context::stack_context& stack : free_) munmap(static_cast<char*>(stack.sp) - stack.size, stack.size);
+  free_.clear();
+}
+
+boost::context::stack_context PooledStackAllocator::allocate() {
+  boost::context::stack_context stack = pool->take();
+  if (!stack.sp) throw std::bad_alloc();  // Boost.Context's contract; caught where the fiber is made
+  *taken = stack;
+  return stack;
+}
+
+}  // namespace cucpu::exec

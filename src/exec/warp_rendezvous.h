@@ -1,0 +1,46 @@
+// The meeting point of one warp's lanes for warp collectives (redux.sync now; shfl.sync,
+// vote.sync, match.sync build on it): lanes arrive with an offer, the last member to
+// arrive combines all offers into per-lane results. Plain bookkeeping like the barriers:
+// parking the lanes that wait is the scheduler's business.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "exec/block_execution.h"
+
+namespace cucpu::exec {
+
+class WarpRendezvous {
+ public:
+  // Forgets every open gathering, for the next block.
+  void reset();
+
+  // Records that `lane` arrived with `offer` at a collective over the lanes of `members`
+  // (which includes `lane`). Returns true when this arrival completes the gathering: then
+  // `results` holds each member's result and `released` the members other than `lane`,
+  // who waited. Otherwise the caller must wait for the others.
+  bool arrive(uint32_t lane, uint32_t members, const WarpCollective& collective, WarpOffer offer,
+              uint64_t (&results)[kWarpSize], uint32_t& released);
+
+  bool has_waiting() const;
+
+  // "lanes 0x0000ffff wait at redux.sync with membermask 0xffffffff (missing 0xffff0000)",
+  // one clause per open gathering.
+  std::string describe_waiting() const;
+
+ private:
+  // The lanes that arrived so far at one collective with one membermask. Several can be
+  // open at once: with independent thread scheduling, diverged parts of a warp may each
+  // run a collective over their own lanes.
+  struct Gathering {
+    WarpCollective collective;
+    uint32_t members = 0;
+    uint32_t arrived = 0;
+    WarpOffer offers[kWarpSize];
+  };
+  std::vector<Gathering> open_;
+};
+
+}  // namespace cucpu::exec
