@@ -389,6 +389,12 @@ llvm::Value* FunctionLowering::flush_subnormal(llvm::Value* v) {
   return b.CreateSelect(subnormal, zero, v);
 }
 
+bool FunctionLowering::expect_operands(const ptx::Instruction& inst, size_t count) {
+  if (inst.operands.size() == count) return true;
+  fail(fmt::format("expected {} operands", count));
+  return false;
+}
+
 llvm::Value* FunctionLowering::canonicalize_nan(llvm::Value* v) {
   if (!v->getType()->isFloatTy()) return v;
   llvm::Value* canonical = b.CreateBitCast(b.getInt32(0x7fffffff), v->getType());

@@ -75,6 +75,8 @@ class FunctionLowering {
 
   // Records the first error (naming the current instruction and its line).
   void fail(const std::string& why);
+  // Fails (and returns false) unless the instruction has exactly `count` operands.
+  bool expect_operands(const ptx::Instruction& inst, size_t count);
   bool failed() const { return error_.has_value(); }
   const Error& error() const { return *error_; }
 

@@ -10,17 +10,11 @@
 namespace cucpu::jit {
 namespace {
 
-bool expect_operands(FunctionLowering& fl, const ptx::Instruction& inst, size_t count) {
-  if (inst.operands.size() == count) return true;
-  fl.fail(fmt::format("expected {} operands", count));
-  return false;
-}
-
 void lower_logic(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
   ptx::Type t = inst.q.type;
   if (inst.opcode == ptx::Opcode::Not || inst.opcode == ptx::Opcode::Cnot) {
-    if (!expect_operands(fl, inst, 2)) return;
+    if (!fl.expect_operands(inst, 2)) return;
     llvm::Value* x = fl.read(inst.operands[1], t);
     llvm::Value* result = inst.opcode == ptx::Opcode::Not
                               ? b.CreateNot(x)
@@ -28,7 +22,7 @@ void lower_logic(FunctionLowering& fl, const ptx::Instruction& inst) {
     fl.write(inst.operands[0], t, result);
     return;
   }
-  if (!expect_operands(fl, inst, 3)) return;
+  if (!fl.expect_operands(inst, 3)) return;
   llvm::Value* x = fl.read(inst.operands[1], t);
   llvm::Value* y = fl.read(inst.operands[2], t);
   llvm::Value* result = inst.opcode == ptx::Opcode::And  ? b.CreateAnd(x, y)
@@ -39,7 +33,7 @@ void lower_logic(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 void lower_shift(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 3)) return;
+  if (!fl.expect_operands(inst, 3)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
   llvm::Value* count = fl.read(inst.operands[2], ptx::Type::U32);  // always .u32
@@ -60,7 +54,7 @@ void lower_shift(FunctionLowering& fl, const ptx::Instruction& inst) {
 // popc, clz, bfind: a .u32 result; brev: the type itself.
 void lower_count(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 2)) return;
+  if (!fl.expect_operands(inst, 2)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
   unsigned bits = x->getType()->getIntegerBitWidth();
@@ -107,7 +101,7 @@ llvm::Value* low_mask(FunctionLowering& fl, llvm::Value* len) {
 // len = 0 gives 0.
 void lower_bfe(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 4)) return;
+  if (!fl.expect_operands(inst, 4)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
   llvm::Type* type = x->getType();
@@ -138,7 +132,7 @@ void lower_bfe(FunctionLowering& fl, const ptx::Instruction& inst) {
 // bfi: b with its len-bit field at pos replaced by the low bits of a.
 void lower_bfi(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 5)) return;
+  if (!fl.expect_operands(inst, 5)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* insert = fl.read(inst.operands[1], t);
   llvm::Value* base = fl.read(inst.operands[2], t);
@@ -163,7 +157,7 @@ void lower_bfi(FunctionLowering& fl, const ptx::Instruction& inst) {
 // sign replicated when c[4i+3] is set.
 void lower_prmt(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 4)) return;
+  if (!fl.expect_operands(inst, 4)) return;
   if (inst.q.operation != ptx::Operation::None) {
     fl.fail(fmt::format("prmt mode {} is not supported yet", ptx::spelling(inst.q.operation)));
     return;
@@ -187,7 +181,7 @@ void lower_prmt(FunctionLowering& fl, const ptx::Instruction& inst) {
 // lop3.b32 d, a, b, c, lut: bit k of d is lut[a_k * 4 + b_k * 2 + c_k].
 void lower_lop3(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 5) || inst.operands[4].kind != ptx::Operand::Kind::Immediate) {
+  if (!fl.expect_operands(inst, 5) || inst.operands[4].kind != ptx::Operand::Kind::Immediate) {
     fl.fail("lop3 needs an immediate truth table");
     return;
   }
@@ -210,7 +204,7 @@ void lower_lop3(FunctionLowering& fl, const ptx::Instruction& inst) {
 // shf.{l,r}.{wrap,clamp}.b32 d, a, b, c: a funnel shift of {b:a} by c.
 void lower_shf(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 4)) return;
+  if (!fl.expect_operands(inst, 4)) return;
   llvm::Value* low = fl.read(inst.operands[1], ptx::Type::B32);
   llvm::Value* high = fl.read(inst.operands[2], ptx::Type::B32);
   llvm::Value* count = fl.read(inst.operands[3], ptx::Type::U32);

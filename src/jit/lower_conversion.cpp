@@ -57,10 +57,7 @@ llvm::Value* to_bf16_bits(FunctionLowering& fl, llvm::Value* v) {
 
 void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (inst.operands.size() != 2) {
-    fl.fail("expected two operands");
-    return;
-  }
+  if (!fl.expect_operands(inst, 2)) return;
   ptx::Type dst = inst.q.type;
   ptx::Type src = inst.q.src_type;
   ptx::Rounding rounding = inst.q.rounding;

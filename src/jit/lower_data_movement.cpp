@@ -44,10 +44,7 @@ llvm::AtomicOrdering ordering_of(ptx::Semantics sem) {
 
 void lower_mov(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (inst.operands.size() != 2) {
-    fl.fail("expected two operands");
-    return;
-  }
+  if (!fl.expect_operands(inst, 2)) return;
   const ptx::Operand& dst = inst.operands[0];
   const ptx::Operand& src = inst.operands[1];
   ptx::Type type = inst.q.type;
@@ -93,52 +90,37 @@ std::vector<const ptx::Operand*> elements_of(FunctionLowering& fl, const ptx::Op
   return out;
 }
 
-void lower_load(FunctionLowering& fl, const ptx::Instruction& inst) {
+// ld and st: one access per vector element, in the instruction's state space, with the
+// .volatile and relaxed/acquire/release semantics (atomic only for scalar accesses).
+void lower_load_or_store(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (inst.operands.size() != 2) {
-    fl.fail("expected two operands");
-    return;
-  }
+  bool is_store = inst.opcode == ptx::Opcode::St;
+  if (!fl.expect_operands(inst, 2)) return;
   ptx::Type type = inst.q.type;
   unsigned bits = ptx::bit_width(type);
   if (bits < 8 || type == ptx::Type::Pred) {
-    fl.fail("load of this type is not supported");
+    fl.fail(is_store ? "store of this type is not supported" : "load of this type is not supported");
     return;
   }
-  std::vector<const ptx::Operand*> dsts = elements_of(fl, inst.operands[0], inst.q.vector);
-  llvm::Value* base = fl.address(inst.operands[1], inst.q.space);
+  const ptx::Operand& address = inst.operands[is_store ? 0 : 1];
+  std::vector<const ptx::Operand*> values = elements_of(fl, inst.operands[is_store ? 1 : 0], inst.q.vector);
+  llvm::Value* base = fl.address(address, inst.q.space);
   if (fl.failed()) return;
   llvm::AtomicOrdering order = ordering_of(inst.q.sem);
-  for (size_t i = 0; i < dsts.size(); ++i) {
+  bool atomic = order != llvm::AtomicOrdering::NotAtomic && values.size() == 1;
+  bool is_volatile = inst.q.sem == ptx::Semantics::Volatile;
+  for (size_t i = 0; i < values.size(); ++i) {
     llvm::Value* p = i == 0 ? base : b.CreateGEP(b.getInt8Ty(), base, b.getInt64(i * bits / 8));
-    llvm::LoadInst* v = b.CreateAlignedLoad(fl.int_type(bits), p, llvm::Align(bits / 8));
-    if (inst.q.sem == ptx::Semantics::Volatile) v->setVolatile(true);
-    if (order != llvm::AtomicOrdering::NotAtomic && dsts.size() == 1) v->setAtomic(order);
-    fl.write(*dsts[i], type, fl.to_type(v, type));
-  }
-}
-
-void lower_store(FunctionLowering& fl, const ptx::Instruction& inst) {
-  auto& b = fl.b;
-  if (inst.operands.size() != 2) {
-    fl.fail("expected two operands");
-    return;
-  }
-  ptx::Type type = inst.q.type;
-  unsigned bits = ptx::bit_width(type);
-  if (bits < 8 || type == ptx::Type::Pred) {
-    fl.fail("store of this type is not supported");
-    return;
-  }
-  std::vector<const ptx::Operand*> srcs = elements_of(fl, inst.operands[1], inst.q.vector);
-  llvm::Value* base = fl.address(inst.operands[0], inst.q.space);
-  if (fl.failed()) return;
-  llvm::AtomicOrdering order = ordering_of(inst.q.sem);
-  for (size_t i = 0; i < srcs.size(); ++i) {
-    llvm::Value* p = i == 0 ? base : b.CreateGEP(b.getInt8Ty(), base, b.getInt64(i * bits / 8));
-    llvm::StoreInst* s = b.CreateAlignedStore(fl.to_bits(fl.read(*srcs[i], type)), p, llvm::Align(bits / 8));
-    if (inst.q.sem == ptx::Semantics::Volatile) s->setVolatile(true);
-    if (order != llvm::AtomicOrdering::NotAtomic && srcs.size() == 1) s->setAtomic(order);
+    if (is_store) {
+      llvm::StoreInst* s = b.CreateAlignedStore(fl.to_bits(fl.read(*values[i], type)), p, llvm::Align(bits / 8));
+      s->setVolatile(is_volatile);
+      if (atomic) s->setAtomic(order);
+    } else {
+      llvm::LoadInst* v = b.CreateAlignedLoad(fl.int_type(bits), p, llvm::Align(bits / 8));
+      v->setVolatile(is_volatile);
+      if (atomic) v->setAtomic(order);
+      fl.write(*values[i], type, fl.to_type(v, type));
+    }
   }
 }
 
@@ -146,10 +128,7 @@ void lower_store(FunctionLowering& fl, const ptx::Instruction& inst) {
 // the block's window). cvta.to.local.u32 keeps the low half of a local host address.
 void lower_cvta(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (inst.operands.size() != 2) {
-    fl.fail("expected two operands");
-    return;
-  }
+  if (!fl.expect_operands(inst, 2)) return;
   ptx::Type type = inst.q.type;
   unsigned bits = ptx::bit_width(type);
   if (bits != 32 && bits != 64) {
@@ -190,10 +169,8 @@ bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst) {
       return true;
     case ptx::Opcode::Ld:
     case ptx::Opcode::Ldu:
-      lower_load(fl, inst);
-      return true;
     case ptx::Opcode::St:
-      lower_store(fl, inst);
+      lower_load_or_store(fl, inst);
       return true;
     case ptx::Opcode::Cvta:
       lower_cvta(fl, inst);

@@ -15,12 +15,6 @@
 namespace cucpu::jit {
 namespace {
 
-bool expect_operands(FunctionLowering& fl, const ptx::Instruction& inst, size_t count) {
-  if (inst.operands.size() == count) return true;
-  fl.fail(fmt::format("expected {} operands", count));
-  return false;
-}
-
 // The directed-rounding helper for `operation` ("add", "mul", "div", "fma", "sqrt").
 llvm::Value* call_rounding_helper(FunctionLowering& fl, const char* operation, int mode,
                                   std::vector<llvm::Value*> args) {
@@ -61,7 +55,7 @@ struct FloatModifiers {
 void lower_basic(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
   bool fused = inst.opcode == ptx::Opcode::Fma || inst.opcode == ptx::Opcode::Mad;
-  if (!expect_operands(fl, inst, fused ? 4 : 3)) return;
+  if (!fl.expect_operands(inst, fused ? 4 : 3)) return;
   FloatModifiers mods{fl, inst};
   if (!mods.check()) return;
   llvm::Value* x = mods.in(1);
@@ -96,7 +90,7 @@ void lower_basic(FunctionLowering& fl, const ptx::Instruction& inst) {
 // so that min(-0, +0) = -0 and max(-0, +0) = +0. With .NaN, a NaN operand wins.
 void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 3)) return;
+  if (!fl.expect_operands(inst, 3)) return;
   FloatModifiers mods{fl, inst};
   llvm::Value* x = mods.in(1);
   llvm::Value* y = mods.in(2);
@@ -120,7 +114,7 @@ void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 2)) return;
+  if (!fl.expect_operands(inst, 2)) return;
   FloatModifiers mods{fl, inst};
   if (!mods.check()) return;
   llvm::Value* x = mods.in(1);
@@ -168,7 +162,7 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 // copysign d, a, b: b with the sign of a.
 void lower_copysign(FunctionLowering& fl, const ptx::Instruction& inst) {
-  if (!expect_operands(fl, inst, 3)) return;
+  if (!fl.expect_operands(inst, 3)) return;
   llvm::Value* sign = fl.read(inst.operands[1], inst.q.type);
   llvm::Value* magnitude = fl.read(inst.operands[2], inst.q.type);
   fl.write(inst.operands[0], inst.q.type, fl.b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, magnitude, sign));

@@ -56,12 +56,6 @@ ptx::Type wide_source_type(const ptx::Instruction& inst) {
   return ptx::bit_width(inst.q.type) == 64 ? half_type(inst.q.type) : inst.q.type;
 }
 
-bool expect_operands(FunctionLowering& fl, const ptx::Instruction& inst, size_t count) {
-  if (inst.operands.size() == count) return true;
-  fl.fail(fmt::format("expected {} operands", count));
-  return false;
-}
-
 llvm::AllocaInst* carry_flag(FunctionLowering& fl) {
   if (fl.carry_flag == nullptr) {
     fl.carry_flag = fl.entry_alloca(fl.b.getInt1Ty(), 1, "cc.cf");
@@ -91,7 +85,7 @@ llvm::Value* add_with_carry(FunctionLowering& fl, bool add, llvm::Value* x, llvm
 
 void lower_add_sub(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 3)) return;
+  if (!fl.expect_operands(inst, 3)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
   llvm::Value* y = fl.read(inst.operands[2], t);
@@ -147,7 +141,7 @@ std::pair<llvm::Value*, ptx::Type> multiply(FunctionLowering& fl, const ptx::Ins
 void lower_mul_mad(FunctionLowering& fl, const ptx::Instruction& inst) {
   bool madc = inst.opcode == ptx::Opcode::Madc;
   bool mad = inst.opcode == ptx::Opcode::Mad || madc;
-  if (!expect_operands(fl, inst, mad ? 4 : 3)) return;
+  if (!fl.expect_operands(inst, mad ? 4 : 3)) return;
   if (inst.q.sat) {
     fl.fail(".sat on integer mad is not supported yet");
     return;
@@ -169,7 +163,7 @@ void lower_mul_mad(FunctionLowering& fl, const ptx::Instruction& inst) {
 void lower_mul24(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
   bool mad = inst.opcode == ptx::Opcode::Mad24;
-  if (!expect_operands(fl, inst, mad ? 4 : 3)) return;
+  if (!fl.expect_operands(inst, mad ? 4 : 3)) return;
   ptx::Type t = inst.q.type;
   if (t != ptx::Type::U32 && t != ptx::Type::S32) {
     fl.fail("mul24/mad24 take .u32 or .s32");
@@ -190,7 +184,7 @@ void lower_mul24(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 void lower_sad(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 4)) return;
+  if (!fl.expect_operands(inst, 4)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
   llvm::Value* y = fl.read(inst.operands[2], t);
@@ -201,7 +195,7 @@ void lower_sad(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 void lower_div_rem(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 3)) return;
+  if (!fl.expect_operands(inst, 3)) return;
   ptx::Type t = inst.q.type;
   bool is_signed = ptx::is_signed_int(t);
   bool div = inst.opcode == ptx::Opcode::Div;
@@ -235,7 +229,7 @@ void lower_div_rem(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 2)) return;
+  if (!fl.expect_operands(inst, 2)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
   llvm::Value* result =
@@ -245,7 +239,7 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
-  if (!expect_operands(fl, inst, 3)) return;
+  if (!fl.expect_operands(inst, 3)) return;
   ptx::Type t = inst.q.type;
   bool is_signed = ptx::is_signed_int(t);
   llvm::Intrinsic::ID id = inst.opcode == ptx::Opcode::Min

@@ -1,0 +1,45 @@
+// The generated entry points of libcudart.so.13: every function NVIDIA's library exports
+// that cucpu does not implement yet must load, return cudaErrorNotSupported (801), record
+// it as the last error, and name itself on stderr.
+#include <dlfcn.h>
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <regex>
+#include <string>
+#include <vector>
+
+namespace {
+
+// The stub names, read from the generated source ("int NAME() { ...").
+std::vector<std::string> stub_names() {
+  std::ifstream source(CUCPU_RUNTIME_STUBS);
+  std::vector<std::string> names;
+  std::regex stub(R"(^int (\w+)\(\) \{)");
+  std::smatch match;
+  for (std::string line; std::getline(source, line);)
+    if (std::regex_search(line, match, stub)) names.push_back(match[1]);
+  return names;
+}
+
+TEST(RuntimeStubs, EveryStubReturnsNotSupportedAndNamesItself) {
+  void* library = dlopen(CUCPU_LIBCUDART, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(library, nullptr) << dlerror();
+  auto get_last_error = reinterpret_cast<int (*)()>(dlsym(library, "cudaGetLastError"));
+  ASSERT_NE(get_last_error, nullptr);
+  std::vector<std::string> names = stub_names();
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    auto stub = reinterpret_cast<int (*)()>(dlsym(library, name.c_str()));
+    ASSERT_NE(stub, nullptr) << name << " is not exported";
+    testing::internal::CaptureStderr();
+    int result = stub();
+    std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(result, 801) << name;  // cudaErrorNotSupported
+    EXPECT_NE(said.find(name + " is not implemented yet"), std::string::npos) << name << ": " << said;
+    EXPECT_EQ(get_last_error(), 801) << name;
+    EXPECT_EQ(get_last_error(), 0) << name;  // reported once, then cleared
+  }
+}
+
+}  // namespace
