@@ -14,3 +14,18 @@ function(cucpu_nvcc_program target source output)
     VERBATIM)
   add_custom_target(${target} ALL DEPENDS ${output})
 endfunction()
+
+# cucpu_gpu_compared_tests(PREFIX): every NAME.cu in the current source folder is built with
+# `nvcc -cudart shared -arch=sm_90` and run under cucpu as the test PREFIX.NAME, which
+# passes when the program exits 0 and its stdout equals expected/NAME.out byte for byte:
+# the output a real GPU printed (tests/e2e/take-expected-on-gpu.sh).
+function(cucpu_gpu_compared_tests prefix)
+  file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cu)
+  foreach(source ${sources})
+    get_filename_component(name ${source} NAME_WE)
+    cucpu_nvcc_program(${prefix}_${name} ${source} ${CMAKE_CURRENT_BINARY_DIR}/${name} -cudart shared -arch=sm_90)
+    add_test(NAME ${prefix}.${name}
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/e2e/run_and_compare.sh $<TARGET_FILE:cucpu>
+                     ${CMAKE_CURRENT_SOURCE_DIR}/expected/${name}.out ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  endforeach()
+endfunction()

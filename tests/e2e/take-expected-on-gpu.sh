@@ -2,7 +2,7 @@
 # take-expected-on-gpu.sh OUTDIR: builds every end-to-end test and example with nvcc
 # exactly as the test harness does and runs it on the GPU of this machine, writing
 # OUTDIR/<name>.out (stdout) and <name>.rc (exit code), plus the data dumps of
-# tests/data. This is how the expected files were made (see tests/e2e/README.md):
+# tests/data and the instruction tests of tests/isa. This is how the expected files were made (see tests/e2e/README.md):
 # run on the lent H100 through the device tool, never on cucpu.
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
@@ -12,7 +12,12 @@ mkdir -p "$out"
 nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/DEVICE.txt"
 "$nvcc" --version | tail -2 >> "$out/DEVICE.txt"
-build_and_run() {  # build_and_run SOURCE NAME FLAGS...
+jobs_max=$(nproc)
+build_and_run() {  # build_and_run SOURCE NAME FLAGS...: in the background, nproc at a time
+    while (( $(jobs -rp | wc -l) >= jobs_max )); do wait -n; done
+    build_and_run_now "$@" &
+}
+build_and_run_now() {
     local src=$1 name=$2; shift 2
     if "$nvcc" "$@" -o "$out/bin_$name" "$src" > "$out/$name.build" 2>&1; then
         "$out/bin_$name" > "$out/$name.out" 2> "$out/$name.err"
@@ -26,7 +31,8 @@ for src in "$root"/examples/*.cu; do
     name=$(basename "$src" .cu)
     build_and_run "$src" "$name" $(sed -n 's|^// NVCC-FLAGS: ||p' "$src" | head -1) -cudart shared
 done
-for src in "$here"/*.cu; do
+for src in "$here"/*.cu "$root"/tests/isa/*.cu; do
+    [[ -f "$src" ]] || continue
     name=$(basename "$src" .cu)
     build_and_run "$src" "$name" -cudart shared -arch=sm_90 $(sed -n 's|^// NVCC-FLAGS: ||p' "$src" | head -1)
 done
@@ -34,3 +40,4 @@ for src in "$root"/tests/data/*.cu; do
     name=$(basename "$src" .cu)
     build_and_run "$src" "$name" -cudart shared -arch=sm_90
 done
+wait
