@@ -45,6 +45,8 @@ inline constexpr uint64_t kCache = 1ull << 29;  // cache operators and eviction 
 inline constexpr uint64_t kNoftz = 1ull << 30;  // atom/red .noftz: dropped (implied for f16)
 inline constexpr uint64_t kWarp = 1ull << 31;   // bar.warp.sync
 inline constexpr uint64_t kIdx = 1ull << 32;    // brx.idx: the only form, dropped
+inline constexpr uint64_t kWord = 1ull << 33;   // every word kept in order (Qualifiers::words)
+inline constexpr uint64_t kXorsign = 1ull << 34; // min/max .xorsign.abs
 
 // The third column of opcodes.def for `opcode`.
 uint64_t accepted_qualifiers(Opcode opcode);

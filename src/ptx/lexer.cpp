@@ -110,7 +110,10 @@ Token Lexer::scan() {
     while (offset_ < text_.size() && is_follow(text_[offset_])) ++offset_;
     return make(Token::Kind::Identifier, start, pos);
   }
-  if (c == '.' && (is_letter(next) || next == '_' || next == '$')) {
+  // A dot glued to the word before it starts a qualifier even when a digit follows:
+  // `tex.2d`, `.a2d` (PTX ISA 9.0 §9.7.9.3); a free-standing `.5` is a number.
+  const bool glued = offset_ > 0 && (is_follow(text_[offset_ - 1]) || text_[offset_ - 1] == ':');
+  if (c == '.' && (is_letter(next) || next == '_' || next == '$' || (glued && is_digit(next)))) {
     ++offset_;
     while (offset_ < text_.size()) {
       if (is_follow(text_[offset_])) {

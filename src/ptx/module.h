@@ -102,9 +102,13 @@ struct Qualifiers {
   bool aligned = false;    // .aligned on bar/barrier
   bool relu = false;
   bool nan = false;        // .NaN on min/max
+  bool xorsign_abs = false; // .xorsign.abs on min/max
   bool shift_left = false; // shf.l (else shf.r)
   bool clamp = false;      // shf .clamp (else .wrap)
   bool nc = false;         // ld.global.nc
+  // The qualifier words, in order, of a family parsed but not modelled yet (kWord rows of
+  // opcodes.def: tex, suld, wmma, mma, cp.async, mbarrier, ...); empty for all others.
+  std::vector<Word> words;
 };
 
 enum class Opcode : uint16_t {
@@ -119,7 +123,8 @@ struct Operand {
     SpecialRegister,  // sreg, component (0..3 = x,y,z,w; 0 for scalar registers)
     Immediate,        // imm: raw bits; imm_is_float says it was written as 0f/0d/float
     Symbol,           // name: a variable, function or label used as a value (its address)
-    Address,          // [base + offset]: base is a Register or Symbol operand (or none: [imm])
+    Address,          // [base + offset]: base is a Register or Symbol operand (or none: [imm]);
+                      // texture/surface operands [handle, sampler, {coords}] have more elements
     Vector,           // { elements }: ld.v4 destinations, mov pack/unpack
     Label,            // name: a branch target
     Sink,             // `_`: a destination (or vector element) whose value is discarded
@@ -134,7 +139,8 @@ struct Operand {
   bool imm_is_double = false;  // 0d... literal
   std::string name;
   int64_t offset = 0;                 // Address displacement
-  std::vector<Operand> elements;      // Vector elements; Address: one element, the base (if any)
+  std::vector<Operand> elements;      // Vector elements; Address: the base (if any), then any
+                                      // texture coordinates
 };
 
 struct Guard {

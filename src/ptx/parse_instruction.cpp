@@ -192,7 +192,7 @@ bool Parser::parse_name_operand(BodyState& body, Operand& out) {
   return true;
 }
 
-// `[%rd1]`, `[%rd1+16]`, `[%rd1+-4]`, `[sym]`, `[sym+4]`, `[1024]`.
+// `[%rd1]`, `[%rd1+16]`, `[%rd1+-4]`, `[sym]`, `[sym+4]`, `[1024]`, `[tex, {%f1, %f2}]`.
 bool Parser::parse_address(BodyState& body, Operand& out) {
   take();  // [
   out.kind = Operand::Kind::Address;
@@ -206,6 +206,18 @@ bool Parser::parse_address(BodyState& body, Operand& out) {
       return false;
     }
     out.elements.push_back(std::move(base));
+    // Texture and surface operands: `[tex, {x, y}]`, `[tex, sampler, {x}]` (PTX ISA 9.0
+    // §9.7.10.3): the handle, then the coordinates, as further elements.
+    while (accept_punct(',')) {
+      Operand element;
+      if (peek().is_punct('[')) {
+        unexpected(peek(), "a texture coordinate or sampler");
+        return false;
+      }
+      if (!parse_operand(body, element)) return false;
+      out.elements.push_back(std::move(element));
+    }
+    if (out.elements.size() > 1) return expect_punct(']', "to close the texture operand");
   } else if (token.kind == Token::Kind::Integer || token.is_punct('-')) {
     have_offset = true;
   } else {

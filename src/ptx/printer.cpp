@@ -1,7 +1,8 @@
 // The PTX printer: writes a Module back as PTX text that ptxas and our parser accept,
 // with parse(print(m)) structurally equal to m. Layout: the header, .file names, a
-// prototype of every .func (so that variables and bodies may name any function), the
-// module variables in order, then the definitions in order. Registers are declared in
+// prototype of every .func and .extern .entry (so that variables and bodies may name any
+// function; an .entry before one gets one too, to keep its place), the module variables in
+// order, then the definitions in order. Registers are declared in
 // the `%r<N>` form where a run allows it; nested scopes were flattened by the parser,
 // so everything is declared at function scope. Qualifiers are written in the order the
 // PTX ISA grammar gives for each instruction family.
@@ -44,9 +45,13 @@ class ModulePrinter {
 
   std::string run() {
     print_header();
-    for (const Function& function : module_.functions) {
-      if (!function.is_entry) print_function_header(function, true);
+    // Prototypes keep the module's function order on reparse (a function's place is its
+    // first appearance): every .func and .extern .entry, and any .entry placed before one.
+    size_t prototypes = 0;
+    for (size_t i = 0; i < module_.functions.size(); ++i) {
+      if (!module_.functions[i].is_entry || module_.functions[i].is_extern) prototypes = i + 1;
     }
+    for (size_t i = 0; i < prototypes; ++i) print_function_header(module_.functions[i], true);
     for (const Variable& variable : module_.variables) print_variable(variable, "");
     for (const Function& function : module_.functions) {
       if (!function.is_extern) print_function(function);
@@ -382,6 +387,7 @@ class ModulePrinter {
       default:
         break;
     }
+    for (Word word : q.words) put(spelling(word));  // families not modelled yet: as written
     put(spelling(q.operation));
     if (q.sync) put(".sync");
     put(spelling(q.sem));
@@ -406,6 +412,7 @@ class ModulePrinter {
     if (q.sat) put(".sat");
     if (q.relu) put(".relu");
     if (q.nan) put(".NaN");
+    if (q.xorsign_abs) put(".xorsign.abs");
     if (q.nc) put(".nc");
     if (q.carry) put(".cc");
     // Cache levels are dropped as meaningless on a CPU, but these spellings need one.
@@ -462,7 +469,12 @@ class ModulePrinter {
         break;
       case Operand::Kind::Address:
         out_ += "[";
-        if (!operand.elements.empty()) {
+        if (operand.elements.size() > 1) {  // [tex, sampler, {coordinates}]
+          for (size_t i = 0; i < operand.elements.size(); ++i) {
+            if (i != 0) out_ += ", ";
+            print_operand(function, operand.elements[i]);
+          }
+        } else if (!operand.elements.empty()) {
           print_operand(function, operand.elements.front());
           if (operand.offset != 0) out_ += fmt::format("+{}", operand.offset);
         } else {
