@@ -15,17 +15,24 @@ function(cucpu_nvcc_program target source output)
   add_custom_target(${target} ALL DEPENDS ${output})
 endfunction()
 
-# cucpu_gpu_compared_tests(PREFIX): every NAME.cu in the current source folder is built with
-# `nvcc -cudart shared -arch=sm_90` and run under cucpu as the test PREFIX.NAME, which
-# passes when the program exits 0 and its stdout equals expected/NAME.out byte for byte:
-# the output a real GPU printed (tests/e2e/take-expected-on-gpu.sh).
+# cucpu_gpu_compared_tests(PREFIX [COMPARATOR CMD...]): every NAME.cu in the current source
+# folder is built with `nvcc -cudart shared -arch=sm_90` and run under cucpu as the test
+# PREFIX.NAME, which passes when the program exits 0 and its stdout equals expected/NAME.out
+# byte for byte: the output a real GPU printed (tests/e2e/take-expected-on-gpu.sh). With
+# COMPARATOR, `CMD EXPECTED ACTUAL` decides instead (tests/isa/compare.py).
 function(cucpu_gpu_compared_tests prefix)
+  cmake_parse_arguments(arg "" "" "COMPARATOR" ${ARGN})
+  set(compare_with)
+  if(arg_COMPARATOR)
+    string(JOIN " " comparator ${arg_COMPARATOR})
+    set(compare_with --comparator "${comparator}")
+  endif()
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cu)
   foreach(source ${sources})
     get_filename_component(name ${source} NAME_WE)
     cucpu_nvcc_program(${prefix}_${name} ${source} ${CMAKE_CURRENT_BINARY_DIR}/${name} -cudart shared -arch=sm_90)
     add_test(NAME ${prefix}.${name}
-             COMMAND ${PROJECT_SOURCE_DIR}/tests/e2e/run_and_compare.sh $<TARGET_FILE:cucpu>
+             COMMAND ${PROJECT_SOURCE_DIR}/tests/e2e/run_and_compare.sh ${compare_with} $<TARGET_FILE:cucpu>
                      ${CMAKE_CURRENT_SOURCE_DIR}/expected/${name}.out ${CMAKE_CURRENT_BINARY_DIR}/${name})
   endforeach()
 endfunction()

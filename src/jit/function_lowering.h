@@ -131,6 +131,8 @@ bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_integer_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_bit_manipulation(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_float_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst);
+// f16/bf16 and their x2 forms, cvt to them and to tf32 (takes these before the others).
+bool lower_half_precision(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_comparison(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_conversion(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_atomics(FunctionLowering& fl, const ptx::Instruction& inst);
@@ -141,6 +143,7 @@ bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst);
 // mode: 0 = .rn, 1 = .rz, 2 = .rm, 3 = .rp.
 int rounding_mode_argument(ptx::Rounding rounding);  // -1 when not one of the four
 RuntimeSymbols jit_helper_symbols();
+RuntimeSymbols half_precision_helper_symbols();  // __cucpu_jit_narrow (lower_half_precision.cpp)
 
 // The LLVM signature of a .func: void(ThreadContext*, one pointer per `.param` return,
 // one per `.param` parameter), each pointing at the caller's parameter memory.

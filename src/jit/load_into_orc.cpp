@@ -65,6 +65,7 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
   };
   add(runtime);
   add(jit_helper_symbols());
+  add(half_precision_helper_symbols());
   llvm::orc::JITDylib& library = lljit.getMainJITDylib();
   if (auto error = library.define(llvm::orc::absoluteSymbols(std::move(symbols)))) return jit_error(std::move(error));
   auto process =

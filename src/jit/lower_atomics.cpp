@@ -2,6 +2,10 @@
 // min/max (signed or unsigned by type), inc/dec with PTX's wrap rules (LLVM's
 // uinc_wrap/udec_wrap are exactly them), and/or/xor, exch and cas. The memory order
 // follows .sem (relaxed by default, PTX ISA 9.7.13.4); scopes are all system-wide here.
+// Float adds are compare-and-swap loops computing what an H200 stores (tests/isa/
+// isa_atomics): a NaN sum of f32 is the canonical NaN 0x7fffffff, and on global memory
+// f32 inputs and results are flushed to zero; a global f64 add stores its last NaN
+// operand unchanged (a signaling NaN stays signaling), a shared one its first, quieted.
 #include <fmt/format.h>
 
 #include "jit/function_lowering.h"
@@ -22,6 +26,52 @@ llvm::AtomicOrdering ordering_of(ptx::Semantics sem) {
     default:
       return llvm::AtomicOrdering::Monotonic;
   }
+}
+
+// The GPU's sum for atom.add / red.add on a float.
+llvm::Value* atomic_float_sum(FunctionLowering& fl, llvm::Value* x, llvm::Value* y, bool global) {
+  auto& b = fl.b;
+  if (x->getType()->isFloatTy()) {
+    if (global) {
+      x = fl.flush_subnormal(x);
+      y = fl.flush_subnormal(y);
+    }
+    llvm::Value* sum = fl.canonicalize_nan(b.CreateFAdd(x, y));
+    return global ? fl.flush_subnormal(sum) : sum;
+  }
+  // f64: on shared memory the first NaN operand, quieted; on global the last, unchanged.
+  auto quiet = [&](llvm::Value* v) {
+    return global ? v : b.CreateBitCast(b.CreateOr(fl.to_bits(v), fl.i64(0x0008000000000000ULL)), v->getType());
+  };
+  llvm::Value* lower_priority = global ? x : y;
+  llvm::Value* higher_priority = global ? y : x;
+  llvm::Value* sum =
+      b.CreateSelect(b.CreateFCmpUNO(lower_priority, lower_priority), quiet(lower_priority), b.CreateFAdd(x, y));
+  return b.CreateSelect(b.CreateFCmpUNO(higher_priority, higher_priority), quiet(higher_priority), sum);
+}
+
+// A float add as a compare-and-swap loop; returns the old value (bits).
+llvm::Value* atomic_float_add(FunctionLowering& fl, llvm::Value* p, llvm::Value* v, llvm::AtomicOrdering order,
+                              bool global) {
+  auto& b = fl.b;
+  llvm::Type* bits = fl.int_type(v->getType()->getPrimitiveSizeInBits());
+  llvm::Align align(bits->getIntegerBitWidth() / 8);
+  llvm::BasicBlock* entry = b.GetInsertBlock();
+  llvm::LoadInst* initial = b.CreateAlignedLoad(bits, p, align);
+  initial->setAtomic(llvm::AtomicOrdering::Monotonic);
+  llvm::BasicBlock* loop = fl.new_block("atom.fadd");
+  llvm::BasicBlock* done = fl.new_block("atom.fadd.done");
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* expected = b.CreatePHI(bits, 2);
+  expected->addIncoming(initial, entry);
+  llvm::Value* sum = atomic_float_sum(fl, b.CreateBitCast(expected, v->getType()), v, global);
+  auto* swap = b.CreateAtomicCmpXchg(p, expected, fl.to_bits(sum), align, order,
+                                     llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(order));
+  expected->addIncoming(b.CreateExtractValue(swap, 0), b.GetInsertBlock());
+  b.CreateCondBr(b.CreateExtractValue(swap, 1), done, loop);
+  b.SetInsertPoint(done);
+  return expected;
 }
 
 void lower_atom(FunctionLowering& fl, const ptx::Instruction& inst) {
@@ -112,7 +162,12 @@ void lower_atom(FunctionLowering& fl, const ptx::Instruction& inst) {
       return;
     }
     llvm::Value* operand = bitwise ? fl.to_bits(v) : v;
-    old = b.CreateAtomicRMW(op, p, operand, align, order);
+    if (op == Op::FAdd) {
+      bool global = inst.q.space != ptx::StateSpace::Shared && inst.q.space != ptx::StateSpace::SharedCluster;
+      old = fl.to_type(atomic_float_add(fl, p, v, order, global), t);
+    } else {
+      old = b.CreateAtomicRMW(op, p, operand, align, order);
+    }
     if (old->getType() != fl.value_type(t)) old = fl.to_type(old, t);
   }
   if (!red) fl.write(inst.operands[0], t, old);

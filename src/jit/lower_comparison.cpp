@@ -240,8 +240,10 @@ void lower_testp(FunctionLowering& fl, const ptx::Instruction& inst) {
     case ptx::Operation::NotANumber:
       result = b.CreateFCmpUNO(x, x);
       break;
-    case ptx::Operation::Normal:
-      result = b.CreateAnd(b.CreateFCmpOGE(magnitude, smallest_normal), b.CreateFCmpOLT(magnitude, infinity));
+    case ptx::Operation::Normal:  // zero counts as normal on an H200 (tests/isa: testp.normal)
+      result = b.CreateAnd(b.CreateOr(b.CreateFCmpOGE(magnitude, smallest_normal),
+                                      b.CreateFCmpOEQ(magnitude, llvm::ConstantFP::get(type, 0.0))),
+                           b.CreateFCmpOLT(magnitude, infinity));
       break;
     case ptx::Operation::Subnormal:
       result = b.CreateAnd(b.CreateFCmpOLT(magnitude, smallest_normal),

@@ -138,7 +138,12 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
     }
     v = round_to_integral(fl, v, rounding == ptx::Rounding::None ? ptx::Rounding::IntZero : rounding);
     auto id = ptx::is_signed_int(dst) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
-    llvm::Value* result = b.CreateIntrinsic(id, {fl.int_type(ptx::bit_width(dst)), v->getType()}, {v});
+    unsigned bits = ptx::bit_width(dst);
+    llvm::Value* result = b.CreateIntrinsic(id, {fl.int_type(bits), v->getType()}, {v});
+    // NaN gives 0 from f32 into 8..32 bits, else the top bit of the width alone, signed
+    // or not (an H200, tests/isa/isa_convert).
+    uint64_t nan_result = (src == ptx::Type::F64 || bits == 64) ? uint64_t{1} << (bits - 1) : 0;
+    result = b.CreateSelect(b.CreateFCmpUNO(v, v), llvm::ConstantInt::get(result->getType(), nan_result), result);
     fl.write(out, dst, result);
     return;
   }
@@ -181,7 +186,18 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
     fl.write(out, dst, to_bf16_bits(fl, result));
   } else {
     if (inst.q.ftz) result = fl.flush_subnormal(result);
-    fl.write(out, dst, fl.canonicalize_nan(result));
+    // NaN results (an H200, tests/isa/isa_convert): f64 -> f32 gives the default quiet NaN
+    // with the source's sign; f32 -> f64 keeps the payload, but with .ftz gives the f32
+    // canonical NaN widened (0x7fffffffe0000000); other f32 results are canonical.
+    llvm::Value* is_nan = b.CreateFCmpUNO(result, result);
+    if (dst == ptx::Type::F32 && from == 64) {
+      llvm::Value* sign = b.CreateAnd(fl.to_bits(result), b.getInt32(0x80000000));
+      result =
+          b.CreateSelect(is_nan, b.CreateBitCast(b.CreateOr(sign, b.getInt32(0x7fc00000)), b.getFloatTy()), result);
+    } else if (dst == ptx::Type::F64 && from == 32 && inst.q.ftz) {
+      result = b.CreateSelect(is_nan, b.CreateBitCast(fl.i64(0x7fffffffe0000000ULL), b.getDoubleTy()), result);
+    }
+    fl.write(out, dst, dst == ptx::Type::F32 && from == 64 ? result : fl.canonicalize_nan(result));
   }
 }
 

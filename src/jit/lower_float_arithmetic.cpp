@@ -6,7 +6,10 @@
 // rounding mode around one operation (rounding_helpers.cpp). .ftz flushes subnormal
 // f32 inputs and results to sign-preserving zero; .sat clamps results to [0, 1].
 // min/max return the non-NaN operand and order -0 below +0, as the GPU does. An f32
-// result that is NaN is the canonical NaN 0x7fffffff, neg and abs included.
+// result that is NaN is the canonical NaN 0x7fffffff, neg and abs included. f64 keeps NaN
+// payloads the way an H200 does (tests/isa/isa_f64): add/sub/mul/fma return their last
+// NaN operand quieted (x86 returns the first), neg/abs return a NaN operand quieted with
+// its sign unchanged, min/max of two NaNs return the second quieted.
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 
@@ -24,6 +27,20 @@ llvm::Value* call_rounding_helper(FunctionLowering& fl, const char* operation, i
   params.push_back(fl.b.getInt32Ty());
   args.push_back(fl.b.getInt32(static_cast<uint32_t>(mode)));
   return fl.b.CreateCall(fl.runtime_function(name.c_str(), t, params), args);
+}
+
+// An f64 NaN operand, quieted: the result the GPU gives for it.
+llvm::Value* quiet_nan(FunctionLowering& fl, llvm::Value* v) {
+  return fl.b.CreateBitCast(fl.b.CreateOr(fl.to_bits(v), fl.i64(0x0008000000000000ULL)), v->getType());
+}
+
+// The last NaN among `operands`, quieted, in place of `result` (f64 only; see above).
+llvm::Value* propagate_last_nan(FunctionLowering& fl, llvm::Value* result, std::vector<llvm::Value*> operands) {
+  if (!result->getType()->isDoubleTy()) return result;
+  for (llvm::Value* operand : operands) {
+    result = fl.b.CreateSelect(fl.b.CreateFCmpUNO(operand, operand), quiet_nan(fl, operand), result);
+  }
+  return result;
 }
 
 // One arithmetic instruction's modifiers, applied around its core operation.
@@ -80,9 +97,11 @@ void lower_basic(FunctionLowering& fl, const ptx::Instruction& inst) {
       llvm::Value* z = mods.in(3);
       result = directed ? call_rounding_helper(fl, "fma", mods.mode, {x, y, z})
                         : b.CreateIntrinsic(llvm::Intrinsic::fma, {x->getType()}, {x, y, z});
+      result = propagate_last_nan(fl, result, {x, y, z});
       break;
     }
   }
+  if (inst.opcode != ptx::Opcode::Div && !fused) result = propagate_last_nan(fl, result, {x, y});
   mods.out(result);
 }
 
@@ -94,6 +113,12 @@ void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
   FloatModifiers mods{fl, inst};
   llvm::Value* x = mods.in(1);
   llvm::Value* y = mods.in(2);
+  // .xorsign.abs: compare the magnitudes; the result takes the xor of the signs.
+  llvm::Value* sign_xor = b.CreateXor(fl.to_bits(x), fl.to_bits(y));
+  if (inst.q.xorsign_abs) {
+    x = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+    y = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, y);
+  }
   bool is_min = inst.opcode == ptx::Opcode::Min;
   llvm::Value* x_bits = fl.to_bits(x);
   llvm::Value* y_bits = fl.to_bits(y);
@@ -108,6 +133,14 @@ void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
     result = b.CreateSelect(b.CreateFCmpUNO(x, y), canonical, result);
   } else {
     result = b.CreateSelect(b.CreateFCmpUNO(x, x), y, b.CreateSelect(b.CreateFCmpUNO(y, y), x, result));
+    if (x->getType()->isDoubleTy())
+      result = b.CreateSelect(b.CreateAnd(b.CreateFCmpUNO(x, x), b.CreateFCmpUNO(y, y)), quiet_nan(fl, y), result);
+  }
+  if (inst.q.xorsign_abs) {
+    llvm::Value* sign =
+        llvm::ConstantInt::get(sign_xor->getType(), llvm::APInt::getSignMask(ptx::bit_width(inst.q.type)));
+    result = b.CreateBitCast(
+        b.CreateOr(b.CreateAnd(fl.to_bits(result), b.CreateNot(sign)), b.CreateAnd(sign_xor, sign)), x->getType());
   }
   mods.out(result);
 }
@@ -124,10 +157,10 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::Value* result = nullptr;
   switch (inst.opcode) {
     case ptx::Opcode::Neg:
-      result = b.CreateFNeg(x);
+      result = propagate_last_nan(fl, b.CreateFNeg(x), {x});
       break;
     case ptx::Opcode::Abs:
-      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
+      result = propagate_last_nan(fl, b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x), {x});
       break;
     case ptx::Opcode::Sqrt:
       result = directed ? call_rounding_helper(fl, "sqrt", mods.mode, {x})

@@ -1,6 +1,6 @@
 // Helpers that generated code calls for what LLVM IR cannot say directly: arithmetic
 // in a directed rounding mode (.rz/.rm/.rp), done by switching the host's rounding
-// mode around one IEEE operation, and %globaltimer. This file is compiled with
+// mode around one IEEE operation, fns (a search loop), and %globaltimer. This file is compiled with
 // -frounding-math so that the compiler neither folds nor moves the operations across
 // the mode switches; the operands pass through volatiles for the same reason.
 #include <cfenv>
@@ -100,6 +100,21 @@ float __cucpu_jit_cvt_f32_u64(uint64_t a, int32_t mode) { return convert<float>(
 double __cucpu_jit_cvt_f64_s64(int64_t a, int32_t mode) { return convert<double>(a, mode); }
 double __cucpu_jit_cvt_f64_u64(uint64_t a, int32_t mode) { return convert<double>(a, mode); }
 
+// fns.b32 d, mask, base, offset: the position of the |offset|-th set bit of mask counting
+// from bit base upwards (offset > 0) or downwards (offset < 0), 0xffffffff if there is
+// none; offset 0 gives base when that bit is set (PTX ISA 9.0 §9.7.1.23, its pseudocode).
+uint32_t __cucpu_jit_fns(uint32_t mask, uint32_t base, int32_t offset) {
+  if (offset == 0) return base < 32 && (mask >> base & 1) != 0 ? base : 0xffffffffu;
+  int64_t count = offset > 0 ? int64_t{offset} - 1 : -int64_t{offset} - 1;
+  int step = offset > 0 ? 1 : -1;
+  for (int64_t pos = static_cast<int32_t>(base); pos >= 0 && pos < 32; pos += step) {
+    if ((mask >> pos & 1) == 0) continue;
+    if (count == 0) return static_cast<uint32_t>(pos);
+    --count;
+  }
+  return 0xffffffffu;
+}
+
 // %globaltimer: nanoseconds of a monotonic clock.
 uint64_t __cucpu_jit_globaltimer() {
   timespec now{};
@@ -130,6 +145,7 @@ RuntimeSymbols jit_helper_symbols() {
   CUCPU_HELPER(__cucpu_jit_cvt_f32_u64);
   CUCPU_HELPER(__cucpu_jit_cvt_f64_s64);
   CUCPU_HELPER(__cucpu_jit_cvt_f64_u64);
+  CUCPU_HELPER(__cucpu_jit_fns);
   CUCPU_HELPER(__cucpu_jit_globaltimer);
 #undef CUCPU_HELPER
   return symbols;
