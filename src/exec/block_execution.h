@@ -79,6 +79,17 @@ class BlockExecution {
   virtual uint64_t warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
                                    WarpOffer offer) = 0;
 
+  // Ends the calling thread for good (trap, failed assert): it never returns. The fiber
+  // strategy drops the thread's fiber; the sequential one jumps back to its loop. Either
+  // way the rest of the block is not run: report_error first, and the grid drains.
+  [[noreturn]] virtual void abandon_thread(ThreadExecution& self) = 0;
+
+  // activemask: the lanes of the caller's warp at the same call site now. The sequential
+  // strategy runs one lane at a time: only the caller's.
+  virtual uint32_t active_lanes(ThreadExecution& self, uint32_t /*call_site*/) {
+    return 1u << (self.linear_tid % kWarpSize);
+  }
+
   // Records a failure of the running kernel; the block's result is the first one.
   void report_error(ErrorCode code, std::string message);
 

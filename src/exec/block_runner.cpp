@@ -21,6 +21,14 @@ constexpr std::size_t kSharedAlignment = 64;  // a cache line; .shared alignment
 Result<void> SequentialBlock::run(const BlockSetup& setup) {
   clear_error();
   setup_ = &setup;
+  // A thread that traps or fails an assert ends the block here (abandon_thread).
+  if (setjmp(abandon_point_) == 0) run_threads(setup);
+  return block_result();
+}
+
+void SequentialBlock::abandon_thread(ThreadExecution&) { std::longjmp(abandon_point_, 1); }
+
+void SequentialBlock::run_threads(const BlockSetup& setup) {
   ThreadExecution execution{this, 0};
   jit::ThreadContext context;
   fill_thread_context(context, setup, 0, &execution);
@@ -40,7 +48,6 @@ Result<void> SequentialBlock::run(const BlockSetup& setup) {
       }
     }
   }
-  return block_result();
 }
 
 void SequentialBlock::barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) {

@@ -1,6 +1,7 @@
 // Running one block on one worker: shared memory, and the choice of execution strategy.
 #pragma once
 
+#include <csetjmp>
 #include <cstdint>
 #include <memory>
 
@@ -31,9 +32,15 @@ class SequentialBlock final : public BlockExecution {
   void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
   uint64_t warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
                            WarpOffer offer) override;
+  // Jumps back to run() (longjmp: the frames it drops are kernel code and runtime
+  // functions that own nothing).
+  [[noreturn]] void abandon_thread(ThreadExecution& self) override;
 
  private:
+  void run_threads(const BlockSetup& setup);
+
   const BlockSetup* setup_ = nullptr;
+  std::jmp_buf abandon_point_;
 };
 
 // The per-worker state that runs blocks: one per worker thread, never shared.

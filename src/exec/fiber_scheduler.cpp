@@ -15,6 +15,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <new>
 #include <utility>
 
@@ -74,6 +75,7 @@ struct FiberBlock::FiberThread : ThreadExecution {
   boost::context::stack_context stack;  // noted by PooledStackAllocator
   State state = State::NotStarted;
   uint64_t collective_result = 0;    // handed over by the lane that completes a warp collective
+  uint32_t activemask_site = 0;      // where it waits in active_lanes
   void* tsan_fiber = nullptr;        // ThreadSanitizer's name for this fiber (null without TSan)
 };
 
@@ -107,6 +109,7 @@ void FiberBlock::prepare_threads(const BlockSetup& setup) {
   const uint32_t warp_count = (thread_count_ + kWarpSize - 1) / kWarpSize;
   if (warps_.size() < warp_count) warps_.resize(warp_count);
   for (uint32_t warp = 0; warp < warp_count; ++warp) warps_[warp].reset();
+  activemask_waiting_.assign(warp_count, 0);
 }
 
 bool FiberBlock::start_fiber(FiberThread& thread) {
@@ -116,6 +119,7 @@ bool FiberBlock::start_fiber(FiberThread& thread) {
                                              [this, &thread](boost::context::fiber&& scheduler) {
                                                thread.scheduler = std::move(scheduler);
                                                setup_->kernel->entry(&thread.context);
+                                               release_active_lanes(thread.linear_tid);
                                                tsan_switch_to_fiber(scheduler_tsan_fiber_);
                                                return std::move(thread.scheduler);
                                              });
@@ -127,6 +131,7 @@ bool FiberBlock::start_fiber(FiberThread& thread) {
 
 Result<void> FiberBlock::run(const BlockSetup& setup) {
   clear_error();
+  abandoning_ = false;
   prepare_threads(setup);
   scheduler_tsan_fiber_ = tsan_current_fiber();
 
@@ -144,7 +149,10 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
     thread.state = FiberThread::State::Running;
     tsan_switch_to_fiber(thread.tsan_fiber);
     thread.suspended = std::move(thread.suspended).resume();
-    if (thread.suspended) continue;  // it parked (park() set its state)
+    if (thread.suspended) {
+      if (abandoning_) break;  // it called abandon_thread: the block ends here
+      continue;                // it parked (park() set its state)
+    }
 
     // The thread ended: barriers no longer wait for it (barrier.cpp says how).
     thread.state = FiberThread::State::Exited;
@@ -158,7 +166,7 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
   }
 
   if (live_threads_ > 0) {
-    if (run_queue_size_ == 0)  // not an allocation failure: a genuine stall
+    if (run_queue_size_ == 0 && !abandoning_)  // not an allocation failure: a genuine stall
       report_error(ErrorCode::LaunchFailure, describe_stall());
     abandon_parked_fibers();
   }
@@ -167,8 +175,18 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
 
 void FiberBlock::park(FiberThread& self) {
   self.state = FiberThread::State::Parked;
+  release_active_lanes(self.linear_tid);
   tsan_switch_to_fiber(scheduler_tsan_fiber_);
   self.scheduler = std::move(self.scheduler).resume();
+}
+
+void FiberBlock::abandon_thread(ThreadExecution& self_execution) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  abandoning_ = true;
+  self.state = FiberThread::State::Parked;
+  tsan_switch_to_fiber(scheduler_tsan_fiber_);
+  std::move(self.scheduler).resume();
+  __builtin_unreachable();  // never resumed: abandon_parked_fibers drops the fiber
 }
 
 void FiberBlock::wake(uint32_t tid) {
@@ -211,6 +229,9 @@ uint64_t FiberBlock::warp_collective(ThreadExecution& self_execution, uint32_t m
   // A membermask without the calling lane is undefined (PTX ISA 9.7.12.x); treat the
   // caller as a member so that it cannot wait for a gathering it is not part of.
   members |= 1u << lane;
+  // Lanes past the end of the block do not exist: a full mask in a partial warp names
+  // only the lanes there are (what the GPU does with its inactive lanes).
+  if (warp_base + kWarpSize > thread_count_) members &= (1u << (thread_count_ - warp_base)) - 1;
 
   uint64_t results[kWarpSize];
   uint32_t released = 0;
@@ -224,6 +245,40 @@ uint64_t FiberBlock::warp_collective(ThreadExecution& self_execution, uint32_t m
     wake(warp_base + member);
   }
   return results[lane];
+}
+
+uint32_t FiberBlock::active_lanes(ThreadExecution& self_execution, uint32_t call_site) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  self.activemask_site = call_site;
+  activemask_waiting_[self.linear_tid / kWarpSize] |= 1u << (self.linear_tid % kWarpSize);
+  park(self);  // park() itself may find the warp settled and wake this lane at once
+  return static_cast<uint32_t>(self.collective_result);
+}
+
+// The lanes that are "currently executing" an activemask (PTX ISA 9.7.12.14) are, with
+// fibers, the lanes that reached the same call site before the warp settled: once every
+// lane has parked or exited, no other lane can join any more.
+void FiberBlock::release_active_lanes(uint32_t caller_tid) {
+  const uint32_t warp = caller_tid / kWarpSize;
+  const uint32_t waiting = activemask_waiting_[warp];
+  if (waiting == 0) return;
+  const uint32_t warp_base = warp * kWarpSize;
+  const uint32_t warp_end = std::min(warp_base + kWarpSize, thread_count_);
+  for (uint32_t tid = warp_base; tid < warp_end; ++tid) {
+    const FiberThread::State state = threads_[tid].state;
+    if (tid != caller_tid && state != FiberThread::State::Parked && state != FiberThread::State::Exited) return;
+  }
+  activemask_waiting_[warp] = 0;
+  for (uint32_t bits = waiting; bits != 0; bits &= bits - 1) {
+    FiberThread& lane = threads_[warp_base + static_cast<uint32_t>(__builtin_ctz(bits))];
+    uint32_t same_site = 0;
+    for (uint32_t others = waiting; others != 0; others &= others - 1) {
+      const uint32_t other = static_cast<uint32_t>(__builtin_ctz(others));
+      if (threads_[warp_base + other].activemask_site == lane.activemask_site) same_site |= 1u << other;
+    }
+    lane.collective_result = same_site;
+    wake(lane.linear_tid);
+  }
 }
 
 std::string FiberBlock::describe_stall() const {

@@ -27,6 +27,11 @@ class FiberBlock final : public BlockExecution {
   void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
   uint64_t warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
                            WarpOffer offer) override;
+  // Waits until no other lane of the warp can run (each has parked or exited), then
+  // answers the lanes that wait at the same activemask call site.
+  uint32_t active_lanes(ThreadExecution& self, uint32_t call_site) override;
+  // Switches to the scheduler for good; it stops the block and abandons every fiber.
+  [[noreturn]] void abandon_thread(ThreadExecution& self) override;
 
  private:
   struct FiberThread;
@@ -36,6 +41,7 @@ class FiberBlock final : public BlockExecution {
   void park(FiberThread& self);
   void wake(uint32_t linear_tid);
   void wake_released();
+  void release_active_lanes(uint32_t caller_tid);
   std::string describe_stall() const;
   void abandon_parked_fibers();
 
@@ -45,6 +51,7 @@ class FiberBlock final : public BlockExecution {
   uint32_t thread_capacity_ = 0;
   uint32_t thread_count_ = 0;
   uint32_t live_threads_ = 0;  // threads that have not exited (not started ones included)
+  bool abandoning_ = false;    // a thread trapped or failed an assert: stop the block
 
   // Runnable threads, a ring: a thread is in it at most once.
   std::vector<uint32_t> run_queue_;
@@ -53,6 +60,7 @@ class FiberBlock final : public BlockExecution {
 
   BlockBarriers barriers_;
   std::vector<WarpRendezvous> warps_;
+  std::vector<uint32_t> activemask_waiting_;  // per warp: lanes parked in active_lanes
   std::vector<uint32_t> released_;  // scratch: threads a completed barrier releases
   void* scheduler_tsan_fiber_ = nullptr;  // the worker's own context, for ThreadSanitizer
 };

@@ -5,7 +5,9 @@
 #include <fmt/format.h>
 
 #include "exec/block_execution.h"
+#include "exec/device_calls.h"
 #include "exec/grid.h"
+#include "exec/warp_collectives.h"
 #include "ptx/module.h"
 
 namespace cucpu::exec {
@@ -76,10 +78,15 @@ extern "C" uint32_t __cucpu_redux_sync_u32(jit::ThreadContext* context, uint32_t
 }
 
 jit::RuntimeSymbols GridExecutor::runtime_symbols() {
-  return {
+  jit::RuntimeSymbols symbols = warp_collective_symbols();
+  symbols.merge(jit::RuntimeSymbols{
       {jit::kBarSync, reinterpret_cast<void*>(&__cucpu_bar_sync)},
       {jit::kReduxSyncU32, reinterpret_cast<void*>(&__cucpu_redux_sync_u32)},
-  };
+      {jit::kVprintf, reinterpret_cast<void*>(&__cucpu_vprintf)},
+      {jit::kAssertFail, reinterpret_cast<void*>(&__cucpu_assertfail)},
+      {jit::kTrap, reinterpret_cast<void*>(&__cucpu_trap)},
+  });
+  return symbols;
 }
 
 }  // namespace cucpu::exec

@@ -137,6 +137,8 @@ bool lower_comparison(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_conversion(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_atomics(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst);
+// shfl/vote/match/activemask/elect and bar.warp.sync (takes these before lower_synchronization).
+bool lower_warp_collectives(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst);
 
 // Directed-rounding arithmetic the generated code calls (rounding_helpers.cpp).

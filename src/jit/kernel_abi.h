@@ -45,9 +45,36 @@ using KernelEntry = void (*)(ThreadContext*);
 //   uint32_t __cucpu_redux_sync_u32(ThreadContext*, uint32_t op, uint32_t value, uint32_t membermask)
 //              op: static_cast<uint32_t>(ptx::AtomicOp) (Add, Min, Max, And, Or, Xor);
 //              signed min/max pass op | 0x100
+// Warp collectives (lower_warp_collectives.cpp, exec/warp_collectives.cpp); a `d|p` result
+// is a u64 with d in bits 0..31 and p in bit 32:
+//   uint64_t __cucpu_shfl_sync(ThreadContext*, uint32_t mode, uint32_t a, uint32_t b, uint32_t c, uint32_t membermask)
+//              mode: static_cast<uint32_t>(ptx::ShuffleMode)
+//   uint32_t __cucpu_vote_sync(ThreadContext*, uint32_t mode, uint32_t predicate, uint32_t membermask)
+//              mode: ptx::VoteMode; all/any/uni return 0 or 1, ballot the mask
+//   uint64_t __cucpu_match_sync(ThreadContext*, uint32_t mode, uint64_t value, uint32_t membermask)
+//              mode: ptx::VoteMode (Any, All) | 0x100 for .b64
+//   uint32_t __cucpu_activemask(ThreadContext*, uint32_t call_site)
+//   void     __cucpu_bar_warp_sync(ThreadContext*, uint32_t membermask)
+//   uint64_t __cucpu_elect_sync(ThreadContext*, uint32_t membermask)   d = the leader's lane
+// Device library externs (lower_control_flow.cpp, exec/device_calls.cpp):
+//   int32_t  __cucpu_vprintf(ThreadContext*, const char* format, const uint8_t* args)
+//              returns the number of arguments the format consumed
+//   void     __cucpu_assertfail(ThreadContext*, const char* message, const char* file,
+//                               uint32_t line, const char* function, uint64_t char_size)  never returns
+//   void     __cucpu_trap(ThreadContext*)                                                 never returns
 using RuntimeSymbols = std::map<std::string, void*>;
 
 constexpr const char* kBarSync = "__cucpu_bar_sync";
 constexpr const char* kReduxSyncU32 = "__cucpu_redux_sync_u32";
+constexpr const char* kShflSync = "__cucpu_shfl_sync";
+constexpr const char* kVoteSync = "__cucpu_vote_sync";
+constexpr const char* kMatchSync = "__cucpu_match_sync";
+constexpr const char* kActivemask = "__cucpu_activemask";
+constexpr const char* kBarWarpSync = "__cucpu_bar_warp_sync";
+constexpr const char* kElectSync = "__cucpu_elect_sync";
+
+constexpr const char* kVprintf = "__cucpu_vprintf";
+constexpr const char* kAssertFail = "__cucpu_assertfail";
+constexpr const char* kTrap = "__cucpu_trap";
 
 }  // namespace cucpu::jit

@@ -3,9 +3,12 @@
 // through .param variables of the caller's frame (`st.param [param0]; call (retval0),
 // f, (param0); ld.param [retval0]`); the callee gets pointers to them, so ld.param and
 // st.param on either side are ordinary frame accesses that inlining and SROA remove.
+// Calls of the device library externs nvcc emits (vprintf, __assertfail) and trap become
+// calls of runtime functions (kernel_abi.h); the last two never return.
 #include <fmt/format.h>
 
 #include "jit/call_site.h"
+#include "jit/kernel_abi.h"
 #include "jit/function_lowering.h"
 
 namespace cucpu::jit {
@@ -37,6 +40,77 @@ void lower_branch(FunctionLowering& fl, const ptx::Instruction& inst) {
   }
 }
 
+// An operand of a call as `type`: a .param variable of this frame is loaded, a register
+// or immediate read.
+llvm::Value* read_call_operand(FunctionLowering& fl, const ptx::Operand& op, ptx::Type type) {
+  if (op.kind == ptx::Operand::Kind::Symbol) {
+    const SymbolBinding* s = fl.find_symbol(op.name);
+    if (s != nullptr && s->kind == SymbolBinding::Kind::Memory) return fl.b.CreateLoad(fl.value_type(type), s->address);
+  }
+  return fl.read(op, type);
+}
+
+llvm::Value* read_pointer(FunctionLowering& fl, const ptx::Operand& op) {
+  return fl.b.CreateIntToPtr(read_call_operand(fl, op, ptx::Type::U64), fl.ptr_type());
+}
+
+// Ends the current block after a runtime function that never returns.
+void end_thread_here(FunctionLowering& fl) {
+  fl.b.CreateUnreachable();
+  fl.b.SetInsertPoint(fl.new_block("dead"));
+}
+
+void lower_trap(FunctionLowering& fl) {
+  fl.b.CreateCall(fl.runtime_function(kTrap, fl.b.getVoidTy(), {fl.ptr_type()}), {fl.thread_context});
+  end_thread_here(fl);
+}
+
+// vprintf(format, args) and __assertfail(message, file, line, function, char_size), the
+// externs of CUDA's device library (CUDA Programming Guide "Formatted Output",
+// "Assertion"). Returns false for any other callee.
+bool lower_device_library_call(FunctionLowering& fl, const CallSite& site, const std::string& name) {
+  auto& b = fl.b;
+  llvm::Type* ptr = fl.ptr_type();
+  if (name == "vprintf") {
+    if (site.arguments.size() != 2 || site.returns.size() > 1) {
+      fl.fail("vprintf takes two arguments and returns one result");
+      return true;
+    }
+    llvm::Value* format = read_pointer(fl, *site.arguments[0]);
+    llvm::Value* args = read_pointer(fl, *site.arguments[1]);
+    if (fl.failed()) return true;
+    llvm::Value* count =
+        b.CreateCall(fl.runtime_function(kVprintf, b.getInt32Ty(), {ptr, ptr, ptr}), {fl.thread_context, format, args});
+    if (site.returns.size() == 1) {
+      const ptx::Operand& result = *site.returns[0];
+      const SymbolBinding* s = result.kind == ptx::Operand::Kind::Symbol ? fl.find_symbol(result.name) : nullptr;
+      if (s == nullptr || s->kind != SymbolBinding::Kind::Memory) {
+        fl.fail("call results must be .param variables");
+        return true;
+      }
+      b.CreateStore(count, s->address);
+    }
+    return true;
+  }
+  if (name == "__assertfail") {
+    if (site.arguments.size() != 5 || !site.returns.empty()) {
+      fl.fail("__assertfail takes five arguments and returns nothing");
+      return true;
+    }
+    llvm::Value* message = read_pointer(fl, *site.arguments[0]);
+    llvm::Value* file = read_pointer(fl, *site.arguments[1]);
+    llvm::Value* line = read_call_operand(fl, *site.arguments[2], ptx::Type::U32);
+    llvm::Value* function = read_pointer(fl, *site.arguments[3]);
+    llvm::Value* char_size = read_call_operand(fl, *site.arguments[4], ptx::Type::U64);
+    if (fl.failed()) return true;
+    b.CreateCall(fl.runtime_function(kAssertFail, b.getVoidTy(), {ptr, ptr, ptr, b.getInt32Ty(), ptr, b.getInt64Ty()}),
+                 {fl.thread_context, message, file, line, function, char_size});
+    end_thread_here(fl);
+    return true;
+  }
+  return false;
+}
+
 void lower_call(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
   CallSite site = decode_call(inst, [&](const std::string& name) { return fl.m.ptx_functions.count(name) != 0; });
@@ -51,6 +125,7 @@ void lower_call(FunctionLowering& fl, const ptx::Instruction& inst) {
   const std::string& name = site.callee->name;
   const ptx::Function* callee = fl.m.ptx_functions.at(name);
   auto target = fl.m.functions.find(name);
+  if (target == fl.m.functions.end() && lower_device_library_call(fl, site, name)) return;
   if (target == fl.m.functions.end()) {
     fl.fail(fmt::format("call to external function {} is not supported yet", name));
     return;
@@ -123,7 +198,7 @@ bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst) {
       lower_call(fl, inst);
       return true;
     case ptx::Opcode::Trap:
-      fl.fail("trap is not supported yet");
+      lower_trap(fl);
       return true;
     default:
       return false;

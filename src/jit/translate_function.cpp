@@ -16,8 +16,8 @@ using LowerFamily = bool (*)(FunctionLowering&, const ptx::Instruction&);
 constexpr LowerFamily kFamilies[] = {
     lower_control_flow,     lower_data_movement,    lower_integer_arithmetic,
     lower_bit_manipulation, lower_half_precision,  // before the f32/f64, compare and cvt families
-    lower_float_arithmetic, lower_comparison,
-    lower_conversion,       lower_atomics,          lower_synchronization,
+    lower_float_arithmetic, lower_comparison,       lower_conversion,
+    lower_atomics,          lower_warp_collectives, lower_synchronization,
 };
 
 bool terminated(FunctionLowering& fl) { return fl.b.GetInsertBlock()->getTerminator() != nullptr; }

@@ -23,6 +23,7 @@ enum class ErrorCode {
   MemoryAllocation,       // out of (host) memory
   NotSupported,           // a feature cucpu does not implement yet
   LaunchFailure,          // a kernel failed while it ran
+  Assert,                 // a device-side assert() failed
   Unknown,
 };
 

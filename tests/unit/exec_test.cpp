@@ -18,6 +18,7 @@
 #include "exec/barrier.h"
 #include "exec/grid.h"
 #include "exec/settings.h"
+#include "exec/warp_collectives.h"
 #include "exec/warp_rendezvous.h"
 #include "ptx/module.h"
 
@@ -396,6 +397,184 @@ TEST(WarpCollectives, RendezvousKeepsDivergedGatheringsApart) {
   EXPECT_EQ(released, 0b0001u);
   EXPECT_EQ(results[0], 3u);
   EXPECT_FALSE(rendezvous.has_waiting());
+}
+
+// --- shfl.sync, vote.sync, match.sync, elect.sync, activemask, bar.warp.sync ----------
+
+using ShflSyncFn = uint64_t (*)(ThreadContext*, uint32_t mode, uint32_t a, uint32_t b, uint32_t c, uint32_t mask);
+using VoteSyncFn = uint32_t (*)(ThreadContext*, uint32_t mode, uint32_t predicate, uint32_t mask);
+using MatchSyncFn = uint64_t (*)(ThreadContext*, uint32_t mode, uint64_t value, uint32_t mask);
+using ActivemaskFn = uint32_t (*)(ThreadContext*, uint32_t call_site);
+using BarWarpSyncFn = void (*)(ThreadContext*, uint32_t mask);
+using ElectSyncFn = uint64_t (*)(ThreadContext*, uint32_t mask);
+const auto shfl_sync = reinterpret_cast<ShflSyncFn>(kSymbols.at(jit::kShflSync));
+const auto vote_sync = reinterpret_cast<VoteSyncFn>(kSymbols.at(jit::kVoteSync));
+const auto match_sync = reinterpret_cast<MatchSyncFn>(kSymbols.at(jit::kMatchSync));
+const auto activemask = reinterpret_cast<ActivemaskFn>(kSymbols.at(jit::kActivemask));
+const auto bar_warp_sync = reinterpret_cast<BarWarpSyncFn>(kSymbols.at(jit::kBarWarpSync));
+const auto elect_sync = reinterpret_cast<ElectSyncFn>(kSymbols.at(jit::kElectSync));
+
+template <typename E>
+constexpr uint32_t mode_code(E mode) {
+  return static_cast<uint32_t>(mode);
+}
+constexpr uint64_t kP = uint64_t{1} << 32;  // the predicate bit of a d|p result
+
+// The source lane PTX ISA 9.7.8.6 defines for width-w shuffles (c = (32 - w) << 8 | clamp),
+// as the conformance program computes it; -1 when out of range.
+int reference_source(ptx::ShuffleMode mode, int lane, int b, int width) {
+  const int segmask = 32 - width, min_lane = lane & segmask;
+  const int max_lane = mode == ptx::ShuffleMode::Up ? min_lane : min_lane | (31 & ~segmask);
+  int j = 0;
+  bool ok = false;
+  switch (mode) {
+    case ptx::ShuffleMode::Up:
+      j = lane - b, ok = j >= max_lane;
+      break;
+    case ptx::ShuffleMode::Down:
+      j = lane + b, ok = j <= max_lane;
+      break;
+    case ptx::ShuffleMode::Bfly:
+      j = lane ^ b, ok = j <= max_lane;
+      break;
+    default:
+      j = min_lane | (b & ~segmask), ok = j <= max_lane;
+      break;
+  }
+  return ok ? j : -1;
+}
+
+TEST(WarpCollectives, ShuffleCombineFollowsThePtxLaneRules) {
+  using ptx::ShuffleMode;
+  const struct {
+    ShuffleMode mode;
+    uint32_t b;
+  } cases[] = {{ShuffleMode::Idx, 3},  {ShuffleMode::Up, 1},    {ShuffleMode::Down, 2},
+               {ShuffleMode::Bfly, 1}, {ShuffleMode::Bfly, 16}, {ShuffleMode::Idx, 35}};
+  for (const auto& c : cases) {
+    for (uint32_t width : {32u, 16u, 8u, 1u}) {
+      const uint32_t clamp = c.mode == ShuffleMode::Up ? 0 : 31;
+      WarpOffer offers[kWarpSize];
+      for (uint32_t lane = 0; lane < kWarpSize; ++lane)
+        offers[lane] = {100 + lane, c.b | (uint64_t{(32 - width) << 8 | clamp} << 32)};
+      uint64_t results[kWarpSize];
+      combine_shuffle(~0u, offers, results, mode_code(c.mode));
+      for (int lane = 0; lane < 32; ++lane) {
+        const int source = reference_source(c.mode, lane, static_cast<int>(c.b & 31), static_cast<int>(width));
+        EXPECT_EQ(results[lane], (100u + static_cast<uint32_t>(source < 0 ? lane : source)) | (source < 0 ? 0 : kP))
+            << ptx::spelling(c.mode) << " b " << c.b << " width " << width << " lane " << lane;
+      }
+    }
+  }
+  // A source lane outside the membermask reads the caller's own value (what an H100 does).
+  WarpOffer offers[kWarpSize];
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) offers[lane] = {100 + lane, 16 | (uint64_t{31} << 32)};
+  uint64_t results[kWarpSize];
+  combine_shuffle(0x0000ffffu, offers, results, mode_code(ShuffleMode::Bfly));
+  EXPECT_EQ(results[3], 103u | kP);
+}
+
+TEST(WarpCollectives, VoteMatchAndElectCombines) {
+  WarpOffer offers[kWarpSize];
+  uint64_t results[kWarpSize];
+  offers[0].value = 1, offers[1].value = 0, offers[2].value = 1, offers[3].value = 0;
+  combine_vote(0xf, offers, results, mode_code(ptx::VoteMode::Ballot));
+  EXPECT_EQ(results[3], 0b0101u);
+  combine_vote(0xf, offers, results, mode_code(ptx::VoteMode::All));
+  EXPECT_EQ(results[0], 0u);
+  combine_vote(0xf, offers, results, mode_code(ptx::VoteMode::Any));
+  EXPECT_EQ(results[1], 1u);
+  combine_vote(0xf, offers, results, mode_code(ptx::VoteMode::Uni));
+  EXPECT_EQ(results[2], 0u);
+  combine_vote(0b0101, offers, results, mode_code(ptx::VoteMode::Uni));
+  EXPECT_EQ(results[2], 1u);
+  combine_vote(0b0101, offers, results, mode_code(ptx::VoteMode::All));
+  EXPECT_EQ(results[0], 1u);
+
+  offers[0].value = 5, offers[1].value = 5, offers[2].value = 7, offers[3].value = 5;
+  combine_match(0xf, offers, results, mode_code(ptx::VoteMode::Any));
+  EXPECT_EQ(results[0], 0b1011u);
+  EXPECT_EQ(results[2], 0b0100u);
+  combine_match(0xf, offers, results, mode_code(ptx::VoteMode::All));
+  EXPECT_EQ(results[1], 0u);
+  combine_match(0b1011, offers, results, mode_code(ptx::VoteMode::All));
+  EXPECT_EQ(results[3], 0b1011u | kP);
+  offers[0].value = 5 | (uint64_t{1} << 40);  // .b64 compares all 64 bits
+  combine_match(0b1011, offers, results, mode_code(ptx::VoteMode::All) | 0x100);
+  EXPECT_EQ(results[3], 0u);
+
+  combine_elect(0b1100, offers, results, 0);
+  EXPECT_EQ(results[2], 2u | kP);
+  EXPECT_EQ(results[3], 2u);
+}
+
+struct WarpOps {
+  uint64_t shfl_down;  // full mask in a partial warp
+  uint32_t ballot, any, all, uni, match_any, activemask_even, elect, after_syncwarp;
+};
+struct WarpOpsParams {
+  WarpOps* out;
+  uint32_t* shared_counter;
+};
+
+void run_warp_ops(ThreadContext* ctx) {
+  const uint32_t t = linear_tid(ctx), lane = ctx->laneid;
+  const WarpOpsParams& p = params_of<WarpOpsParams>(ctx);
+  WarpOps& o = p.out[t];
+  o.shfl_down = shfl_sync(ctx, mode_code(ptx::ShuffleMode::Down), 100 + lane, 1, 31, ~0u);
+  o.ballot = vote_sync(ctx, mode_code(ptx::VoteMode::Ballot), lane % 3 == 0, ~0u);
+  o.any = vote_sync(ctx, mode_code(ptx::VoteMode::Any), lane == 5, ~0u);
+  o.all = vote_sync(ctx, mode_code(ptx::VoteMode::All), lane < 40, ~0u);
+  o.uni = vote_sync(ctx, mode_code(ptx::VoteMode::Uni), lane == 0, ~0u);
+  o.match_any = static_cast<uint32_t>(match_sync(ctx, mode_code(ptx::VoteMode::Any), lane / 4, ~0u));
+  if (lane % 2 == 0) o.activemask_even = activemask(ctx, 1);
+  const uint64_t elected = elect_sync(ctx, lane < 16 ? 0xffffu : 0xffff0000u);
+  o.elect = static_cast<uint32_t>((elected & 31) | (elected >> 27));  // leader | p << 5
+  // Lanes write, meet at bar.warp.sync, then read what the others wrote.
+  __atomic_fetch_add(&p.shared_counter[t / 32], 1u, __ATOMIC_RELAXED);
+  bar_warp_sync(ctx, ~0u);
+  o.after_syncwarp = __atomic_load_n(&p.shared_counter[t / 32], __ATOMIC_RELAXED);
+}
+
+TEST(WarpCollectives, ShuffleVoteMatchElectAndActivemaskInAPartialWarp) {
+  const uint32_t threads = 48;  // warp 1 has 16 lanes: a full mask names only those
+  std::vector<WarpOps> out(threads);
+  uint32_t counters[2] = {0, 0};
+  WarpOpsParams params{out.data(), counters};
+  auto kernel = make_kernel("warp_ops", run_warp_ops, true);
+  Result<void> result = run(kernel, make_shape({1, 1, 1}, {threads, 1, 1}), &params);
+  ASSERT_TRUE(result) << result.error().message;
+  for (uint32_t t = 0; t < threads; ++t) {
+    const uint32_t lane = t % 32, lanes = t < 32 ? 32 : 16;
+    const uint32_t existing = lanes == 32 ? ~0u : 0xffffu;
+    const WarpOps& o = out[t];
+    EXPECT_EQ(o.shfl_down, lane + 1 < lanes ? (101 + lane) | kP : (100 + lane) | (lane == 31 ? 0 : kP)) << t;
+    EXPECT_EQ(o.ballot, 0x49249249u & existing) << t;
+    EXPECT_EQ(o.any, 1u) << t;
+    EXPECT_EQ(o.all, 1u) << t;
+    EXPECT_EQ(o.uni, 0u) << t;
+    EXPECT_EQ(o.match_any, 0xfu << (lane / 4 * 4)) << t;
+    if (lane % 2 == 0) {
+      EXPECT_EQ(o.activemask_even, 0x55555555u & existing) << t;
+    }
+    EXPECT_EQ(o.elect, (lane < 16 ? 0u : 16u) | (lane == 0 || lane == 16 ? 0x20u : 0u)) << t;
+    EXPECT_EQ(o.after_syncwarp, lanes) << t;
+  }
+}
+
+// Lane 3 exits; the others meet at __syncwarp over the full warp and never complete.
+void syncwarp_without_lane_3(ThreadContext* ctx) {
+  if (ctx->laneid == 3) return;
+  bar_warp_sync(ctx, ~0u);
+}
+
+TEST(WarpCollectives, SyncwarpNamingAnExitedLaneIsReported) {
+  auto kernel = make_kernel("syncwarp_exit", syncwarp_without_lane_3, true);
+  Result<void> result = run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), nullptr);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, ErrorCode::LaunchFailure);
+  EXPECT_NE(result.error().message.find("bar.warp.sync"), std::string::npos) << result.error().message;
+  EXPECT_NE(result.error().message.find("missing lanes 0x00000008"), std::string::npos) << result.error().message;
 }
 
 std::vector<uint32_t> tid_range(uint32_t first, uint32_t end) {

@@ -17,6 +17,7 @@
 #include <memory>
 #include <sstream>
 #include <string>
+#include <csetjmp>
 #include <thread>
 #include <vector>
 
@@ -1018,6 +1019,79 @@ TEST(Jit, BarrierAndReduxCallTheRuntime) {
   EXPECT_EQ(out, 0u);
 }
 
+// A warp of one lane: each fake returns what one lane would get, with p set.
+constexpr uint64_t kFakeP = uint64_t{1} << 32;
+uint32_t fake_warp_calls = 0;
+uint64_t fake_shfl_sync(ThreadContext*, uint32_t mode, uint32_t a, uint32_t b, uint32_t c, uint32_t mask) {
+  ++fake_warp_calls;
+  return (mode == static_cast<uint32_t>(ptx::ShuffleMode::Bfly) && b == 16 && c == 31 && mask == ~0u ? a : 0) | kFakeP;
+}
+uint32_t fake_vote_sync(ThreadContext*, uint32_t, uint32_t predicate, uint32_t) { return ++fake_warp_calls, predicate; }
+uint64_t fake_match_sync(ThreadContext*, uint32_t, uint64_t, uint32_t mask) { return ++fake_warp_calls, mask | kFakeP; }
+uint32_t fake_activemask(ThreadContext*, uint32_t) { return ++fake_warp_calls, 1; }
+void fake_bar_warp_sync(ThreadContext*, uint32_t) { ++fake_warp_calls; }
+uint64_t fake_elect_sync(ThreadContext*, uint32_t) { return ++fake_warp_calls, kFakeP; }
+
+TEST(Jit, WarpCollectivesCallTheRuntime) {
+  auto parsed = ptx::parse(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .pred %p<6>;
+  .reg .b32 %r<12>;
+  .reg .b64 %rd<2>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 7;
+  shfl.sync.bfly.b32 %r2|%p1, %r1, 16, 31, -1;
+  setp.eq.u32 %p2, %r1, 7;
+  vote.sync.all.pred %p3, !%p2, -1;
+  vote.sync.ballot.b32 %r3, %p2, -1;
+  match.sync.any.b64 %r4, %rd1, 1;
+  match.sync.all.b32 %r5|%p4, %r1, 1;
+  activemask.b32 %r6;
+  bar.warp.sync -1;
+  elect.sync %r7|%p5, 1;
+  selp.u32 %r8, 1, 0, %p1;
+  selp.u32 %r9, 2, 0, %p3;
+  selp.u32 %r10, 4, 0, %p4;
+  selp.u32 %r11, 8, 0, %p5;
+  add.u32 %r8, %r8, %r9;
+  add.u32 %r8, %r8, %r10;
+  add.u32 %r8, %r8, %r11;
+  st.global.v4.u32 [%rd1], {%r2, %r3, %r4, %r5};
+  st.global.v4.u32 [%rd1+16], {%r6, %r7, %r8, %r8};
+  ret;
+}
+)",
+                           "test.ptx");
+  ASSERT_TRUE(parsed) << parsed.error().message;
+  CompileOptions options = test_options();
+  options.runtime[kShflSync] = reinterpret_cast<void*>(&fake_shfl_sync);
+  options.runtime[kVoteSync] = reinterpret_cast<void*>(&fake_vote_sync);
+  options.runtime[kMatchSync] = reinterpret_cast<void*>(&fake_match_sync);
+  options.runtime[kActivemask] = reinterpret_cast<void*>(&fake_activemask);
+  options.runtime[kBarWarpSync] = reinterpret_cast<void*>(&fake_bar_warp_sync);
+  options.runtime[kElectSync] = reinterpret_cast<void*>(&fake_elect_sync);
+  auto module = compile_module(*parsed, options);
+  ASSERT_TRUE(module) << module.error().message;
+  const KernelInfo* k = (*module)->find_kernel("k");
+  EXPECT_TRUE(k->uses_barriers);
+  alignas(16) uint32_t out[8] = {};
+  Params p(*k);
+  p.set(0, reinterpret_cast<uint64_t>(&out[0]));
+  fake_warp_calls = 0;
+  launch(*k, {}, {1}, p);
+  EXPECT_EQ(fake_warp_calls, 8u);
+  EXPECT_EQ(out[0], 7u);                 // shfl d
+  EXPECT_EQ(out[1], 1u);                 // ballot of %p2
+  EXPECT_EQ(out[2], 1u);                 // match.any: the mask
+  EXPECT_EQ(out[3], 1u);                 // match.all d
+  EXPECT_EQ(out[4], 1u);                 // activemask
+  EXPECT_EQ(out[5], 0u);                 // elect d: lane 0
+  EXPECT_EQ(out[6], 1u + 0u + 4u + 8u);  // p of shfl, !p2 voted (false), p of match.all, p of elect
+}
+
 // --- errors -------------------------------------------------------------------------
 
 TEST(Jit, UnsupportedInstructionNamesItAndItsLine) {
@@ -1027,47 +1101,107 @@ TEST(Jit, UnsupportedInstructionNamesItAndItsLine) {
 .visible .entry k()
 {
   .reg .b32 %r<2>;
-  activemask.b32 %r1;
+  nanosleep.u32 %r1;
   ret;
 }
 )");
   ASSERT_FALSE(compiled.has_value());
   EXPECT_EQ(compiled.error().code, ErrorCode::InvalidPtx);
-  EXPECT_NE(compiled.error().message.find("activemask"), std::string::npos) << compiled.error().message;
+  EXPECT_NE(compiled.error().message.find("nanosleep"), std::string::npos) << compiled.error().message;
   EXPECT_NE(compiled.error().message.find("line 7"), std::string::npos) << compiled.error().message;
 }
 
-TEST(Jit, PrintfAndTrapAreNotSupportedYet) {
-  auto printf_call = compile_text(R"(.version 8.0
+// vprintf, __assertfail and trap call the runtime functions kernel_abi.h names.
+const char* seen_format = nullptr;
+const uint8_t* seen_args = nullptr;
+int32_t fake_vprintf(ThreadContext*, const char* format, const uint8_t* args) {
+  seen_format = format;
+  seen_args = args;
+  return 3;
+}
+std::jmp_buf fake_trap_return;
+uint32_t seen_assert_line = 0;
+[[noreturn]] void fake_trap(ThreadContext*) { std::longjmp(fake_trap_return, 1); }
+[[noreturn]] void fake_assertfail(ThreadContext*, const char*, const char*, uint32_t line, const char*, uint64_t) {
+  seen_assert_line = line;
+  std::longjmp(fake_trap_return, 2);
+}
+
+TEST(Jit, DeviceLibraryCallsAndTrapCallTheRuntime) {
+  CompileOptions options = test_options();
+  options.runtime[kVprintf] = reinterpret_cast<void*>(&fake_vprintf);
+  options.runtime[kTrap] = reinterpret_cast<void*>(&fake_trap);
+  options.runtime[kAssertFail] = reinterpret_cast<void*>(&fake_assertfail);
+  auto module = ptx::parse(R"(.version 8.0
 .target sm_90
 .address_size 64
 .extern .func (.param .b32 func_retval0) vprintf(.param .b64 vprintf_param_0, .param .b64 vprintf_param_1);
-.visible .entry k()
+.extern .func __assertfail(.param .b64 a, .param .b64 b, .param .b32 c, .param .b64 d, .param .b64 e);
+.visible .entry k(.param .u64 out, .param .u64 fmt, .param .u32 mode)
 {
-  .reg .b64 %rd<2>;
-  .reg .b32 %r<2>;
-  mov.u64 %rd1, 0;
+  .reg .b64 %rd<4>;
+  .reg .b32 %r<3>;
+  .reg .pred %p<3>;
+  ld.param.u64 %rd1, [out];
+  ld.param.u64 %rd2, [fmt];
+  ld.param.u32 %r2, [mode];
+  setp.eq.u32 %p1, %r2, 1;
+  @%p1 trap;
+  setp.eq.u32 %p2, %r2, 2;
+  @!%p2 bra $L_print;
   {
   .param .b64 param0;
-  st.param.b64 [param0], %rd1;
+  st.param.b64 [param0], %rd2;
+  .param .b64 param1;
+  st.param.b64 [param1], %rd2;
+  .param .b32 param2;
+  st.param.b32 [param2], 77;
+  .param .b64 param3;
+  st.param.b64 [param3], %rd2;
+  .param .b64 param4;
+  st.param.b64 [param4], 1;
+  call.uni __assertfail, (param0, param1, param2, param3, param4);
+  }
+$L_print:
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd2;
   .param .b64 param1;
   st.param.b64 [param1], %rd1;
   .param .b32 retval0;
   call.uni (retval0), vprintf, (param0, param1);
   ld.param.b32 %r1, [retval0];
   }
+  st.u32 [%rd1], %r1;
   ret;
 }
-)");
-  ASSERT_FALSE(printf_call.has_value());
-  EXPECT_EQ(printf_call.error().code, ErrorCode::InvalidPtx);
-  EXPECT_NE(printf_call.error().message.find("vprintf"), std::string::npos) << printf_call.error().message;
-  EXPECT_NE(printf_call.error().message.find("not supported yet"), std::string::npos);
-
-  auto trap = compile_text(unary_kernel("  trap;"));
-  ASSERT_FALSE(trap.has_value());
-  EXPECT_NE(trap.error().message.find("trap"), std::string::npos) << trap.error().message;
-  EXPECT_NE(trap.error().message.find("line 14"), std::string::npos) << trap.error().message;
+)",
+                           "test.ptx");
+  ASSERT_TRUE(module.has_value()) << module.error().message;
+  auto compiled = compile_module(*module, options);
+  ASSERT_TRUE(compiled.has_value()) << compiled.error().message;
+  const KernelInfo* k = (*compiled)->find_kernel("k");
+  ASSERT_NE(k, nullptr);
+  static const char kFormat[] = "x=%d\n";
+  auto run = [&](uint32_t mode, uint32_t* out) -> int {
+    Params p(*k);
+    p.set(0, reinterpret_cast<uint64_t>(out)).set(1, reinterpret_cast<uint64_t>(kFormat)).set(2, mode);
+    ThreadContext c{};
+    c.ntid[0] = c.ntid[1] = c.ntid[2] = 1;
+    c.nctaid[0] = c.nctaid[1] = c.nctaid[2] = 1;
+    c.params = p.data();
+    if (int jumped = setjmp(fake_trap_return); jumped != 0) return jumped;
+    k->entry(&c);
+    return 0;
+  };
+  uint32_t out = 0;
+  EXPECT_EQ(run(0, &out), 0);
+  EXPECT_EQ(out, 3u);
+  EXPECT_EQ(seen_format, kFormat);
+  EXPECT_EQ(seen_args, reinterpret_cast<const uint8_t*>(&out));
+  EXPECT_EQ(run(1, &out), 1);  // trapped
+  EXPECT_EQ(run(2, &out), 2);  // assert failed
+  EXPECT_EQ(seen_assert_line, 77u);
 }
 
 // --- LLVM IR ------------------------------------------------------------------------

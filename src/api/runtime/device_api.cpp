@@ -9,6 +9,7 @@
 #include "core/device.h"
 #include "core/memory_registry.h"
 #include "core/sticky_error.h"
+#include "exec/device_printf.h"
 #include "exec/grid.h"
 
 using namespace cucpu;
@@ -116,12 +117,16 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr att
 }
 
 // Every launch has finished when it returns, so there is nothing to wait for but the
-// sticky error of a failed grid.
-cudaError_t CUDARTAPI cudaDeviceSynchronize(void) { return runtime::record(runtime::sticky()); }
+// sticky error of a failed grid, and the device's printf output to show.
+cudaError_t CUDARTAPI cudaDeviceSynchronize(void) {
+  exec::flush_device_output();
+  return runtime::record(runtime::sticky());
+}
 
 // Destroys the device's state: every allocation, and the sticky error. Modules stay
 // compiled; their variables keep their values (a known difference, see README).
 cudaError_t CUDARTAPI cudaDeviceReset(void) {
+  exec::flush_device_output();
   core::memory().release_all();
   core::clear_sticky_error();
   return cudaSuccess;

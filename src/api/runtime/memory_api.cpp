@@ -10,6 +10,7 @@
 #include "core/device.h"
 #include "core/memory_registry.h"
 #include "core/module_registry.h"
+#include "exec/device_printf.h"
 
 using namespace cucpu;
 
@@ -42,6 +43,7 @@ cudaError_t release(void* pointer, std::initializer_list<core::MemoryKind> kinds
 bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
 
 cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+  exec::flush_device_output();  // a blocking copy synchronises: device printf output appears
   RETURN_IF_STICKY();
   if (!valid_kind(kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
   if (count == 0) return cudaSuccess;
@@ -63,6 +65,7 @@ cudaError_t symbol_storage(const void* symbol, void** address, size_t* size) {
 
 cudaError_t copy_symbol(const void* symbol, size_t count, size_t offset, void* host, bool to_symbol,
                         cudaMemcpyKind kind) {
+  exec::flush_device_output();
   RETURN_IF_STICKY();
   if (!valid_kind(kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
   void* address = nullptr;

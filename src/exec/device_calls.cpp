@@ -1,0 +1,70 @@
+// The device library functions nvcc's PTX calls as externs, as runtime functions
+// (kernel_abi.h): vprintf (device printf), __assertfail (a failed assert()) and the trap
+// instruction. A failed assert or a trap ends the thread for good and fails the grid:
+// cudaErrorAssert or cudaErrorLaunchFailure, sticky (CUDA Programming Guide
+// "Assertion"; PTX ISA 9.7.19.1 trap).
+#include <fmt/format.h>
+
+#include <cstdio>
+#include <string>
+
+#include "exec/block_execution.h"
+#include "exec/device_calls.h"
+#include "exec/device_printf.h"
+
+namespace cucpu::exec {
+namespace {
+
+ThreadExecution& executing_thread(jit::ThreadContext* context) {
+  return *static_cast<ThreadExecution*>(context->executor);
+}
+
+std::string describe_thread(const jit::ThreadContext& c) {
+  return fmt::format("block ({}, {}, {}), thread ({}, {}, {})", c.ctaid[0], c.ctaid[1], c.ctaid[2], c.tid[0], c.tid[1],
+                     c.tid[2]);
+}
+
+// Everything that owns memory lives in these helpers' frames and is gone before
+// abandon_thread drops the thread's stack.
+void report_assert(jit::ThreadContext* c, const char* message, const char* file, uint32_t line,
+                   const char* function) {
+  // CUDA's own wording, on stderr.
+  std::fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n",
+               file ? file : "", line, function ? function : "", c->ctaid[0], c->ctaid[1], c->ctaid[2], c->tid[0],
+               c->tid[1], c->tid[2], message ? message : "");
+  std::fflush(stderr);
+  executing_thread(c).block->report_error(
+      ErrorCode::Assert, fmt::format("{}: device-side assertion `{}` failed", describe_thread(*c), message ? message : ""));
+}
+
+void report_trap(jit::ThreadContext* c) {
+  executing_thread(c).block->report_error(ErrorCode::LaunchFailure,
+                                          fmt::format("{}: trap (unspecified launch failure)", describe_thread(*c)));
+}
+
+}  // namespace
+
+extern "C" int32_t __cucpu_vprintf(jit::ThreadContext*, const char* format, const uint8_t* args) {
+  std::string text;
+  const int count = format_device_printf(format, args, text);
+  append_device_output(text);
+  return count;
+}
+
+extern "C" [[noreturn]] void __cucpu_assertfail(jit::ThreadContext* context, const char* message, const char* file,
+                                                uint32_t line, const char* function, uint64_t char_size) {
+  (void)char_size;  // 1: the strings are char
+  report_assert(context, message, file, line, function);
+  ThreadExecution& self = executing_thread(context);
+  self.block->abandon_thread(self);
+  __builtin_unreachable();  // [[noreturn]] on a virtual call is not seen through
+}
+
+extern "C" [[noreturn]] void __cucpu_trap(jit::ThreadContext* context) {
+  report_trap(context);
+  ThreadExecution& self = executing_thread(context);
+  self.block->abandon_thread(self);
+  __builtin_unreachable();  // [[noreturn]] on a virtual call is not seen through
+}
+
+}  // namespace cucpu::exec

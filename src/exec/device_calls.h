@@ -1,0 +1,16 @@
+// The runtime functions behind nvcc's device library externs (device_calls.cpp):
+// vprintf, __assertfail and trap, under the names kernel_abi.h gives them.
+#pragma once
+
+#include <cstdint>
+
+#include "jit/kernel_abi.h"
+
+namespace cucpu::exec {
+
+extern "C" int32_t __cucpu_vprintf(jit::ThreadContext* context, const char* format, const uint8_t* args);
+extern "C" [[noreturn]] void __cucpu_assertfail(jit::ThreadContext* context, const char* message, const char* file,
+                                                uint32_t line, const char* function, uint64_t char_size);
+extern "C" [[noreturn]] void __cucpu_trap(jit::ThreadContext* context);
+
+}  // namespace cucpu::exec
