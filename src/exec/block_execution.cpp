@@ -4,6 +4,8 @@
 
 #include <fmt/format.h>
 
+#include "exec/kernel_faults.h"
+
 namespace cucpu::exec {
 
 void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, uint32_t linear_tid, void* executor) {
@@ -40,6 +42,13 @@ std::string describe_block(const Dim3& block_index) {
 
 void BlockExecution::report_error(ErrorCode code, std::string message) {
   if (!first_error_) first_error_ = make_error(code, std::move(message));
+}
+
+void BlockExecution::report_fault(const BlockSetup& setup) {
+  if (fault_.signal == 0) return;
+  Error error = fault_error(fault_, setup);
+  fault_ = {};
+  report_error(error.code, std::move(error.message));
 }
 
 Result<void> BlockExecution::block_result() {

@@ -58,7 +58,24 @@ struct WarpCollective {
   uint32_t operation = 0;
 };
 
+// What a bar.red hands back: of the threads that one completion released, how many
+// offered true, and how many there were (popc, and, or follow from these).
+struct BarrierVote {
+  uint32_t true_count = 0;
+  uint32_t thread_count = 0;
+};
+
 class BlockExecution;
+
+// A fault of a kernel thread (SIGSEGV, SIGBUS), as the signal handler records it
+// (kernel_faults.cpp): plain data, written in signal context.
+struct KernelFault {
+  int signal = 0;  // 0: none
+  int code = 0;    // si_code
+  uintptr_t address = 0;
+  uint32_t linear_tid = 0;
+  bool stack_overflow = false;
+};
 
 // What ThreadContext::executor points at.
 struct ThreadExecution {
@@ -73,6 +90,25 @@ class BlockExecution {
 
   // bar.sync barrier, thread_count (a multiple of the warp size; 0 = the whole block).
   virtual void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) = 0;
+
+  // bar.arrive barrier, thread_count: counts toward the barrier without waiting.
+  virtual void barrier_arrive(ThreadExecution& /*self*/, uint32_t /*barrier*/, uint32_t /*thread_count*/) {
+    report_error(ErrorCode::LaunchFailure, "bar.arrive in a kernel compiled as one that never waits");
+  }
+
+  // bar.red barrier, thread_count, predicate: bar.sync that also counts the predicates of
+  // the threads the completion releases (__syncthreads_count/_and/_or).
+  virtual BarrierVote barrier_reduce(ThreadExecution& /*self*/, uint32_t /*barrier*/, uint32_t /*thread_count*/,
+                                     bool /*predicate*/) {
+    report_error(ErrorCode::LaunchFailure, "bar.red in a kernel compiled as one that never waits");
+    return {};
+  }
+
+  // A yield point on a spin loop's back-edge: lets the other threads of the block run, so
+  // that a lane waiting for another lane of its warp makes progress (independent thread
+  // scheduling, CUDA Programming Guide, compute capability 7.x). Nothing to do where
+  // threads do not take turns.
+  virtual void yield_thread(ThreadExecution& /*self*/) {}
 
   // Waits until every lane of `members` (lanes of the caller's warp) has arrived with the
   // same collective; returns this lane's result.
@@ -93,12 +129,24 @@ class BlockExecution {
   // Records a failure of the running kernel; the block's result is the first one.
   void report_error(ErrorCode code, std::string message);
 
+  // The fault handler's record of a fault, before it abandons the thread. Only stores:
+  // it runs in signal context. The block's run() reports it (report_fault).
+  void record_fault(const KernelFault& fault) {
+    if (fault_.signal == 0) fault_ = fault;
+  }
+
  protected:
-  void clear_error() { first_error_.reset(); }
+  void clear_error() {
+    first_error_.reset();
+    fault_ = {};
+  }
+  // Turns a recorded fault into the block's error, once the block has stopped.
+  void report_fault(const BlockSetup& setup);
   Result<void> block_result();
 
  private:
   std::optional<Error> first_error_;
+  KernelFault fault_;
 };
 
 }  // namespace cucpu::exec

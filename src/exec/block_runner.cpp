@@ -21,12 +21,18 @@ constexpr std::size_t kSharedAlignment = 64;  // a cache line; .shared alignment
 Result<void> SequentialBlock::run(const BlockSetup& setup) {
   clear_error();
   setup_ = &setup;
-  // A thread that traps or fails an assert ends the block here (abandon_thread).
+  // A thread that traps, fails an assert or faults ends the block here (abandon_thread;
+  // the fault handler has restored the signal mask before it jumps).
   if (setjmp(abandon_point_) == 0) run_threads(setup);
+  running_kernel_thread = {};
+  report_fault(setup);
   return block_result();
 }
 
-void SequentialBlock::abandon_thread(ThreadExecution&) { std::longjmp(abandon_point_, 1); }
+void SequentialBlock::abandon_thread(ThreadExecution&) {
+  running_kernel_thread = {};
+  std::longjmp(abandon_point_, 1);
+}
 
 void SequentialBlock::run_threads(const BlockSetup& setup) {
   ThreadExecution execution{this, 0};
@@ -35,6 +41,7 @@ void SequentialBlock::run_threads(const BlockSetup& setup) {
   const jit::KernelEntry entry = setup.kernel->entry;
   const Dim3& block = setup.shape->block;
   uint32_t linear_tid = 0;
+  running_kernel_thread = {&execution, stack_low_};
   for (uint32_t z = 0; z < block.z; ++z) {
     for (uint32_t y = 0; y < block.y; ++y) {
       for (uint32_t x = 0; x < block.x; ++x, ++linear_tid) {
@@ -48,6 +55,7 @@ void SequentialBlock::run_threads(const BlockSetup& setup) {
       }
     }
   }
+  running_kernel_thread = {};
 }
 
 void SequentialBlock::barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) {
@@ -86,6 +94,7 @@ BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const Exe
       worker_count_(worker_count),
       settings_(settings),
       stacks_(settings.fiber_stack_bytes),
+      sequential_(current_stack_low()),
       fibers_(stacks_) {}
 
 BlockRunner::~BlockRunner() = default;

@@ -9,6 +9,7 @@
 #include "exec/fiber_scheduler.h"
 #include "exec/fiber_stack_pool.h"
 #include "exec/grid.h"
+#include "exec/kernel_faults.h"
 #include "exec/settings.h"
 
 namespace cucpu::exec {
@@ -25,6 +26,9 @@ struct GridLaunch {
 // kernels that never wait for another thread (KernelInfo::uses_barriers == false).
 class SequentialBlock final : public BlockExecution {
  public:
+  // stack_low: where the worker's stack ends, to tell a stack overflow from a bad pointer.
+  explicit SequentialBlock(uintptr_t stack_low = 0) : stack_low_(stack_low) {}
+
   Result<void> run(const BlockSetup& setup);
 
   // Only trivial waits can complete here (a one-thread block, a one-lane membermask);
@@ -40,10 +44,12 @@ class SequentialBlock final : public BlockExecution {
   void run_threads(const BlockSetup& setup);
 
   const BlockSetup* setup_ = nullptr;
+  uintptr_t stack_low_;
   std::jmp_buf abandon_point_;
 };
 
-// The per-worker state that runs blocks: one per worker thread, never shared.
+// The per-worker state that runs blocks: one per worker thread, never shared. Made on the
+// worker thread itself (it gives that thread its alternate signal stack).
 class BlockRunner {
  public:
   BlockRunner(uint32_t worker_index, uint32_t worker_count, const ExecSettings& settings);
@@ -62,6 +68,7 @@ class BlockRunner {
   uint32_t worker_index_;
   uint32_t worker_count_;
   ExecSettings settings_;
+  SignalStack signal_stack_;
   std::unique_ptr<uint8_t, AlignedFree> shared_;  // reused by every block of this worker
   uint32_t shared_capacity_ = 0;
   FiberStackPool stacks_;

@@ -14,10 +14,13 @@
 #include "exec/fiber_scheduler.h"
 
 #include <fmt/format.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <new>
 #include <utility>
+
+#include "exec/kernel_faults.h"
 
 #if defined(__has_feature)
 #if __has_feature(thread_sanitizer)
@@ -47,6 +50,12 @@ void* tsan_create_fiber() { return nullptr; }
 void tsan_destroy_fiber(void*) {}
 void tsan_switch_to_fiber(void*) {}
 #endif
+
+// The lowest usable address of a pooled stack: just above its guard page.
+uintptr_t usable_low(const boost::context::stack_context& stack) {
+  static const auto page = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
+  return reinterpret_cast<uintptr_t>(stack.sp) - stack.size + page;
+}
 
 }  // namespace
 
@@ -148,7 +157,10 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
     }
     thread.state = FiberThread::State::Running;
     tsan_switch_to_fiber(thread.tsan_fiber);
+    // A fault while the thread runs abandons it (kernel_faults.cpp): it comes back here parked.
+    running_kernel_thread = {&thread, usable_low(thread.stack)};
     thread.suspended = std::move(thread.suspended).resume();
+    running_kernel_thread = {};
     if (thread.suspended) {
       if (abandoning_) break;  // it called abandon_thread: the block ends here
       continue;                // it parked (park() set its state)
@@ -170,6 +182,7 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
       report_error(ErrorCode::LaunchFailure, describe_stall());
     abandon_parked_fibers();
   }
+  report_fault(setup);
   return block_result();
 }
 
@@ -199,13 +212,12 @@ void FiberBlock::wake_released() {
   for (uint32_t tid : released_) wake(tid);
 }
 
-void FiberBlock::barrier_sync(ThreadExecution& self_execution, uint32_t barrier, uint32_t thread_count) {
-  auto& self = static_cast<FiberThread&>(self_execution);
+bool FiberBlock::check_barrier(const FiberThread& self, uint32_t barrier, uint32_t thread_count) {
   if (barrier >= kBarrierCount) {
     report_error(ErrorCode::LaunchFailure, fmt::format("{}: thread {} waits at barrier {} (ids are 0..{})",
                                                        describe_block(setup_->block_index), self.linear_tid, barrier,
                                                        kBarrierCount - 1));
-    return;
+    return false;
   }
   const uint32_t warp_threads = (thread_count_ + kWarpSize - 1) / kWarpSize * kWarpSize;
   if (thread_count > warp_threads) {
@@ -213,12 +225,48 @@ void FiberBlock::barrier_sync(ThreadExecution& self_execution, uint32_t barrier,
                  fmt::format("{}: thread {} waits at barrier {} for {} threads, but the block has {} warps",
                              describe_block(setup_->block_index), self.linear_tid, barrier, thread_count,
                              warp_threads / kWarpSize));
-    return;
+    return false;
   }
+  return true;
+}
+
+void FiberBlock::arrive_at_barrier(FiberThread& self, uint32_t barrier, uint32_t thread_count, BarrierArrival kind,
+                                   bool predicate) {
   released_.clear();
-  const bool goes_on = barriers_.arrive(barrier, self.linear_tid, thread_count, released_);
+  const bool goes_on = barriers_.arrive(barrier, self.linear_tid, thread_count, released_, kind, predicate);
   wake_released();
   if (!goes_on) park(self);
+}
+
+void FiberBlock::barrier_sync(ThreadExecution& self_execution, uint32_t barrier, uint32_t thread_count) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  if (check_barrier(self, barrier, thread_count))
+    arrive_at_barrier(self, barrier, thread_count, BarrierArrival::Sync, false);
+}
+
+void FiberBlock::barrier_arrive(ThreadExecution& self_execution, uint32_t barrier, uint32_t thread_count) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  if (check_barrier(self, barrier, thread_count))
+    arrive_at_barrier(self, barrier, thread_count, BarrierArrival::Arrive, false);
+}
+
+BarrierVote FiberBlock::barrier_reduce(ThreadExecution& self_execution, uint32_t barrier, uint32_t thread_count,
+                                       bool predicate) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  if (!check_barrier(self, barrier, thread_count)) return {};
+  arrive_at_barrier(self, barrier, thread_count, BarrierArrival::Reduce, predicate);
+  return barriers_.vote_of(self.linear_tid);
+}
+
+void FiberBlock::yield_thread(ThreadExecution& self_execution) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  // A spinning lane is not at an activemask call site: lanes waiting there need not wait
+  // for it (else a lane spinning on one of them would never see it go on).
+  release_active_lanes(self.linear_tid);
+  if (run_queue_size_ == 0) return;  // no other thread can run: go on
+  wake(self.linear_tid);             // runnable, behind the others
+  tsan_switch_to_fiber(scheduler_tsan_fiber_);
+  self.scheduler = std::move(self.scheduler).resume();
 }
 
 uint64_t FiberBlock::warp_collective(ThreadExecution& self_execution, uint32_t members,

@@ -25,6 +25,10 @@ class FiberBlock final : public BlockExecution {
   Result<void> run(const BlockSetup& setup);
 
   void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
+  void barrier_arrive(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
+  BarrierVote barrier_reduce(ThreadExecution& self, uint32_t barrier, uint32_t thread_count, bool predicate) override;
+  // Goes to the back of the run queue when another thread can run.
+  void yield_thread(ThreadExecution& self) override;
   uint64_t warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
                            WarpOffer offer) override;
   // Waits until no other lane of the warp can run (each has parked or exited), then
@@ -41,6 +45,10 @@ class FiberBlock final : public BlockExecution {
   void park(FiberThread& self);
   void wake(uint32_t linear_tid);
   void wake_released();
+  bool check_barrier(const FiberThread& self, uint32_t barrier, uint32_t thread_count);
+  // Arrives at a checked barrier, wakes what it completes; parks the caller when it must wait.
+  void arrive_at_barrier(FiberThread& self, uint32_t barrier, uint32_t thread_count, BarrierArrival kind,
+                         bool predicate);
   void release_active_lanes(uint32_t caller_tid);
   std::string describe_stall() const;
   void abandon_parked_fibers();

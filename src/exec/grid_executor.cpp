@@ -26,6 +26,7 @@
 
 #include "exec/block_runner.h"
 #include "exec/grid.h"
+#include "exec/kernel_faults.h"
 #include "exec/settings.h"
 #include "support/log.h"
 
@@ -87,6 +88,8 @@ thread_local const WorkerPool* WorkerPool::current_pool_ = nullptr;
 
 Result<void> WorkerPool::start_workers_locked() {
   if (!workers_.empty()) return {};
+  // Before any kernel runs: a fault in kernel code becomes the grid's error.
+  install_kernel_fault_handlers();
   try {
     for (unsigned index = 0; index < settings_.worker_count; ++index)
       workers_.emplace_back([this, index] { run_worker(index); });

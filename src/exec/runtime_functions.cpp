@@ -1,6 +1,7 @@
 // The runtime functions JIT-compiled kernels call (kernel_abi.h): they decode their
 // arguments and hand over to the strategy running the block, found through
-// ThreadContext::executor. Also the combine of redux.sync (PTX ISA 9.7.12.11): the
+// ThreadContext::executor. bar.red's popc/and/or come from the vote the barrier counted.
+// Also the combine of redux.sync (PTX ISA 9.7.12.11): the
 // reduction over the offers of a warp rendezvous, computed once by the last lane.
 #include <fmt/format.h>
 
@@ -63,6 +64,28 @@ extern "C" void __cucpu_bar_sync(jit::ThreadContext* context, uint32_t barrier, 
   self.block->barrier_sync(self, barrier, thread_count);
 }
 
+extern "C" void __cucpu_bar_arrive(jit::ThreadContext* context, uint32_t barrier, uint32_t thread_count) {
+  ThreadExecution& self = executing_thread(context);
+  self.block->barrier_arrive(self, barrier, thread_count);
+}
+
+extern "C" uint32_t __cucpu_bar_red(jit::ThreadContext* context, uint32_t barrier, uint32_t thread_count,
+                                    uint32_t operation, uint32_t predicate) {
+  ThreadExecution& self = executing_thread(context);
+  const BarrierVote vote = self.block->barrier_reduce(self, barrier, thread_count, predicate != 0);
+  if (operation == atomic_op(ptx::AtomicOp::Popc)) return vote.true_count;
+  if (operation == atomic_op(ptx::AtomicOp::And)) return vote.true_count == vote.thread_count ? 1 : 0;
+  if (operation == atomic_op(ptx::AtomicOp::Or)) return vote.true_count != 0 ? 1 : 0;
+  self.block->report_error(ErrorCode::LaunchFailure,
+                           fmt::format("thread {}: bar.red with unknown operation {:#x}", self.linear_tid, operation));
+  return 0;
+}
+
+extern "C" void __cucpu_yield(jit::ThreadContext* context) {
+  ThreadExecution& self = executing_thread(context);
+  self.block->yield_thread(self);
+}
+
 extern "C" uint32_t __cucpu_redux_sync_u32(jit::ThreadContext* context, uint32_t operation, uint32_t value,
                                            uint32_t membermask) {
   ThreadExecution& self = executing_thread(context);
@@ -81,6 +104,9 @@ jit::RuntimeSymbols GridExecutor::runtime_symbols() {
   jit::RuntimeSymbols symbols = warp_collective_symbols();
   symbols.merge(jit::RuntimeSymbols{
       {jit::kBarSync, reinterpret_cast<void*>(&__cucpu_bar_sync)},
+      {jit::kBarArrive, reinterpret_cast<void*>(&__cucpu_bar_arrive)},
+      {jit::kBarRed, reinterpret_cast<void*>(&__cucpu_bar_red)},
+      {jit::kYield, reinterpret_cast<void*>(&__cucpu_yield)},
       {jit::kReduxSyncU32, reinterpret_cast<void*>(&__cucpu_redux_sync_u32)},
       {jit::kVprintf, reinterpret_cast<void*>(&__cucpu_vprintf)},
       {jit::kAssertFail, reinterpret_cast<void*>(&__cucpu_assertfail)},

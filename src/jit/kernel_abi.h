@@ -42,6 +42,13 @@ using KernelEntry = void (*)(ThreadContext*);
 // addresses by these names. Signatures (all take the calling thread's context first):
 //   void     __cucpu_bar_sync(ThreadContext*, uint32_t barrier, uint32_t thread_count)
 //              thread_count 0 = all threads of the block
+//   void     __cucpu_bar_arrive(ThreadContext*, uint32_t barrier, uint32_t thread_count)
+//              bar.arrive: counts toward the barrier, does not wait
+//   uint32_t __cucpu_bar_red(ThreadContext*, uint32_t barrier, uint32_t thread_count, uint32_t op,
+//                            uint32_t predicate)
+//              bar.red: op static_cast<uint32_t>(ptx::AtomicOp) Popc (the count), And, Or (0 or 1)
+//   void     __cucpu_yield(ThreadContext*)
+//              a yield point on a spin loop's back-edge (independent thread scheduling)
 //   uint32_t __cucpu_redux_sync_u32(ThreadContext*, uint32_t op, uint32_t value, uint32_t membermask)
 //              op: static_cast<uint32_t>(ptx::AtomicOp) (Add, Min, Max, And, Or, Xor);
 //              signed min/max pass op | 0x100
@@ -65,6 +72,9 @@ using KernelEntry = void (*)(ThreadContext*);
 using RuntimeSymbols = std::map<std::string, void*>;
 
 constexpr const char* kBarSync = "__cucpu_bar_sync";
+constexpr const char* kBarArrive = "__cucpu_bar_arrive";
+constexpr const char* kBarRed = "__cucpu_bar_red";
+constexpr const char* kYield = "__cucpu_yield";
 constexpr const char* kReduxSyncU32 = "__cucpu_redux_sync_u32";
 constexpr const char* kShflSync = "__cucpu_shfl_sync";
 constexpr const char* kVoteSync = "__cucpu_vote_sync";

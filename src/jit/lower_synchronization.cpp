@@ -1,6 +1,6 @@
-// Synchronization: bar.sync / barrier.sync (with barrier id and optional thread
-// count) and redux.sync call the executor's runtime functions (kernel_abi.h), which
-// park the calling thread until the others arrive; membar and fence become full
+// Synchronization: bar/barrier .sync, .arrive and .red (with barrier id and optional
+// thread count) and redux.sync call the executor's runtime functions (kernel_abi.h),
+// which park the calling thread until the others arrive (.arrive only counts itself); membar and fence become full
 // fences (stronger than any PTX scope asks for).
 #include <fmt/format.h>
 
@@ -9,22 +9,60 @@
 namespace cucpu::jit {
 namespace {
 
+// bar.red.popc.u32 d, a{, b}, p / bar.red.{and,or}.pred d, a{, b}, p (PTX ISA 9.7.13.1).
+void lower_barrier_reduction(FunctionLowering& fl, const ptx::Instruction& inst, llvm::Value* id) {
+  auto& b = fl.b;
+  const ptx::AtomicOp op = inst.q.atomic_op;
+  const bool popc = op == ptx::AtomicOp::Popc;
+  if (!popc && op != ptx::AtomicOp::And && op != ptx::AtomicOp::Or) {
+    fl.fail("bar.red takes .popc, .and or .or");
+    return;
+  }
+  if (inst.operands.size() != 3 && inst.operands.size() != 4) {
+    fl.fail("expected a destination, a barrier id, an optional thread count and a predicate");
+    return;
+  }
+  llvm::Value* count = inst.operands.size() == 4 ? fl.read(inst.operands[2], ptx::Type::U32) : b.getInt32(0);
+  llvm::Value* predicate = b.CreateZExt(fl.read(inst.operands.back(), ptx::Type::Pred), b.getInt32Ty());
+  llvm::Type* args[] = {fl.ptr_type(), b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty(), b.getInt32Ty()};
+  llvm::Value* result = b.CreateCall(fl.runtime_function(kBarRed, b.getInt32Ty(), args),
+                                     {fl.thread_context, id, count, b.getInt32(static_cast<uint32_t>(op)), predicate});
+  if (popc) {
+    fl.write(inst.operands[0], ptx::Type::U32, result);
+  } else {
+    fl.write(inst.operands[0], ptx::Type::Pred, b.CreateICmpNE(result, b.getInt32(0)));
+  }
+}
+
 void lower_barrier(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
   // bar.warp.sync parses as Bar with .sync and no barrier mode: a warp collective.
-  if (inst.q.barrier != ptx::BarrierMode::Sync || inst.q.scope == ptx::Scope::Cluster) {
-    fl.fail("only bar.sync / barrier.sync are supported yet");
+  const ptx::BarrierMode mode = inst.q.barrier;
+  if ((mode != ptx::BarrierMode::Sync && mode != ptx::BarrierMode::Arrive && mode != ptx::BarrierMode::Red) ||
+      inst.q.scope == ptx::Scope::Cluster) {
+    fl.fail("only bar/barrier .sync, .arrive and .red are supported yet");
     return;
   }
-  if (inst.operands.empty() || inst.operands.size() > 2) {
-    fl.fail("expected a barrier id and an optional thread count");
+  fl.waits_for_other_threads = true;
+  if (mode == ptx::BarrierMode::Red) {
+    if (inst.operands.size() >= 2)
+      lower_barrier_reduction(fl, inst, fl.read(inst.operands[1], ptx::Type::U32));
+    else
+      fl.fail("expected a destination, a barrier id, an optional thread count and a predicate");
+    return;
+  }
+  // bar.arrive needs its thread count (PTX ISA 9.7.13.1); bar.sync may leave it out.
+  const size_t min_operands = mode == ptx::BarrierMode::Arrive ? 2 : 1;
+  if (inst.operands.size() < min_operands || inst.operands.size() > 2) {
+    fl.fail(mode == ptx::BarrierMode::Arrive ? "expected a barrier id and a thread count"
+                                             : "expected a barrier id and an optional thread count");
     return;
   }
   llvm::Value* id = fl.read(inst.operands[0], ptx::Type::U32);
   llvm::Value* count = inst.operands.size() == 2 ? fl.read(inst.operands[1], ptx::Type::U32) : b.getInt32(0);
   llvm::Type* args[] = {fl.ptr_type(), b.getInt32Ty(), b.getInt32Ty()};
-  b.CreateCall(fl.runtime_function(kBarSync, b.getVoidTy(), args), {fl.thread_context, id, count});
-  fl.waits_for_other_threads = true;
+  const char* callee = mode == ptx::BarrierMode::Arrive ? kBarArrive : kBarSync;
+  b.CreateCall(fl.runtime_function(callee, b.getVoidTy(), args), {fl.thread_context, id, count});
 }
 
 void lower_redux(FunctionLowering& fl, const ptx::Instruction& inst) {

@@ -6,6 +6,10 @@
 #include <fmt/format.h>
 
 #include <cstddef>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
 
 #include "jit/translate_module.h"
 
@@ -88,11 +92,80 @@ void allocate_frame_variables(FunctionLowering& fl) {
   }
 }
 
+// Independent thread scheduling (CUDA Programming Guide, compute capability 7.x): a lane
+// that spins until another lane of its warp releases a lock must let that lane run. A
+// loop that reads memory other threads write (an atom, an ld.volatile/.relaxed/.acquire,
+// a nanosleep) may be such a spin loop: its backward branch gets a yield point, and the
+// function counts as waiting for other threads, so that its kernel runs on fibers.
+// Other loops get nothing: they cannot depend on another thread's progress.
+bool may_wait_on_memory(const ptx::Instruction& inst) {
+  switch (inst.opcode) {
+    case ptx::Opcode::Atom:
+    case ptx::Opcode::Nanosleep:
+      return true;
+    case ptx::Opcode::Ld:
+      return inst.q.sem == ptx::Semantics::Volatile || inst.q.sem == ptx::Semantics::Relaxed ||
+             inst.q.sem == ptx::Semantics::Acquire || inst.q.sem == ptx::Semantics::SeqCst;
+    default:
+      return false;
+  }
+}
+
+// The backward branches whose loop body (from the target label to the branch, in text
+// order) has an instruction that may wait on memory.
+std::set<const ptx::Instruction*> find_spin_loop_branches(const ptx::Function& function) {
+  std::map<std::string, size_t> label_at;
+  std::vector<size_t> waits_before(function.body.size() + 1, 0);  // prefix counts
+  for (size_t i = 0; i < function.body.size(); ++i) {
+    const ptx::Statement& s = function.body[i];
+    if (s.kind == ptx::Statement::Kind::Label) label_at.emplace(s.label, i);
+    const bool waits = s.kind == ptx::Statement::Kind::Instruction && may_wait_on_memory(s.instruction);
+    waits_before[i + 1] = waits_before[i] + (waits ? 1 : 0);
+  }
+  std::set<const ptx::Instruction*> branches;
+  for (size_t i = 0; i < function.body.size(); ++i) {
+    const ptx::Statement& s = function.body[i];
+    if (s.kind != ptx::Statement::Kind::Instruction || s.instruction.opcode != ptx::Opcode::Bra ||
+        s.instruction.operands.size() != 1)
+      continue;
+    auto target = label_at.find(s.instruction.operands[0].name);
+    if (target != label_at.end() && target->second < i && waits_before[i] > waits_before[target->second])
+      branches.insert(&s.instruction);
+  }
+  return branches;
+}
+
+// How many passes over a spin loop's back-edge a thread makes between yields: a yield is
+// a fiber switch (tens of ns) when another thread can run, so a few iterations apart.
+constexpr uint32_t kSpinsBetweenYields = 16;
+
+struct YieldPoints {
+  std::set<const ptx::Instruction*> branches;  // find_spin_loop_branches
+  llvm::AllocaInst* budget = nullptr;          // back-edges left before the next yield
+};
+
+// --budget; at zero: refill it and call __cucpu_yield.
+void emit_yield_point(FunctionLowering& fl, llvm::AllocaInst* budget) {
+  auto& b = fl.b;
+  llvm::Value* left = b.CreateSub(b.CreateLoad(b.getInt32Ty(), budget), b.getInt32(1));
+  b.CreateStore(left, budget);
+  llvm::BasicBlock* yield = fl.new_block("yield");
+  llvm::BasicBlock* after = fl.new_block("after.yield");
+  b.CreateCondBr(b.CreateICmpEQ(left, b.getInt32(0)), yield, after);
+  b.SetInsertPoint(yield);
+  b.CreateStore(b.getInt32(kSpinsBetweenYields), budget);
+  llvm::Type* args[] = {fl.ptr_type()};
+  b.CreateCall(fl.runtime_function(kYield, b.getVoidTy(), args), {fl.thread_context});
+  b.CreateBr(after);
+  b.SetInsertPoint(after);
+}
+
 // Lowers one instruction, branching around it when it has a guard.
-void lower_statement(FunctionLowering& fl, const ptx::Instruction& inst) {
+void lower_statement(FunctionLowering& fl, const ptx::Instruction& inst, const YieldPoints& yields) {
   fl.current = &inst;
   auto& b = fl.b;
   if (inst.opcode == ptx::Opcode::Bra) {
+    if (yields.branches.count(&inst)) emit_yield_point(fl, yields.budget);
     lower_control_flow(fl, inst);
     return;
   }
@@ -145,6 +218,13 @@ Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Func
     if (s.kind == ptx::Statement::Kind::Label) fl.labels.emplace(s.label, nullptr);
   }
   for (auto& [name, block] : fl.labels) block = fl.new_block(name);
+  YieldPoints yields;
+  yields.branches = find_spin_loop_branches(function);
+  if (!yields.branches.empty()) {
+    yields.budget = b.CreateAlloca(b.getInt32Ty(), nullptr, "yield.budget");
+    b.CreateStore(b.getInt32(kSpinsBetweenYields), yields.budget);
+    fl.waits_for_other_threads = true;
+  }
   llvm::BasicBlock* body = fl.new_block("body");
   b.CreateBr(body);
   b.SetInsertPoint(body);
@@ -158,7 +238,7 @@ Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Func
       b.SetInsertPoint(block);
       continue;
     }
-    lower_statement(fl, s.instruction);
+    lower_statement(fl, s.instruction, yields);
     if (fl.failed()) return fl.error();
   }
   fl.current = nullptr;

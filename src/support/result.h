@@ -23,6 +23,8 @@ enum class ErrorCode {
   MemoryAllocation,       // out of (host) memory
   NotSupported,           // a feature cucpu does not implement yet
   LaunchFailure,          // a kernel failed while it ran
+  IllegalAddress,         // a kernel touched memory it cannot (SIGSEGV/SIGBUS), or overflowed its stack
+  MisalignedAddress,      // a kernel made a misaligned access (SIGBUS BUS_ADRALN)
   Assert,                 // a device-side assert() failed
   Unknown,
 };

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,7 +21,9 @@
 #include "exec/settings.h"
 #include "exec/warp_collectives.h"
 #include "exec/warp_rendezvous.h"
+#include "jit/compile.h"
 #include "ptx/module.h"
+#include "ptx/parse.h"
 
 extern char** environ;
 
@@ -32,8 +35,12 @@ using jit::ThreadContext;
 // The runtime functions, as generated code reaches them.
 using BarSyncFn = void (*)(ThreadContext*, uint32_t barrier, uint32_t thread_count);
 using ReduxSyncFn = uint32_t (*)(ThreadContext*, uint32_t op, uint32_t value, uint32_t membermask);
+using BarArriveFn = void (*)(ThreadContext*, uint32_t barrier, uint32_t thread_count);
+using BarRedFn = uint32_t (*)(ThreadContext*, uint32_t barrier, uint32_t thread_count, uint32_t op, uint32_t predicate);
 const jit::RuntimeSymbols kSymbols = GridExecutor::runtime_symbols();
 const auto bar_sync = reinterpret_cast<BarSyncFn>(kSymbols.at(jit::kBarSync));
+const auto bar_arrive = reinterpret_cast<BarArriveFn>(kSymbols.at(jit::kBarArrive));
+const auto bar_red = reinterpret_cast<BarRedFn>(kSymbols.at(jit::kBarRed));
 const auto redux_sync = reinterpret_cast<ReduxSyncFn>(kSymbols.at(jit::kReduxSyncU32));
 
 constexpr uint32_t op_code(ptx::AtomicOp op) { return static_cast<uint32_t>(op); }
@@ -290,6 +297,178 @@ TEST(Barriers, SequentialKernelThatWaitsIsReported) {
   uint32_t* data = out.data();
   EXPECT_TRUE(run(make_kernel("own_lane", redux_own_lane, false), make_shape({1, 1, 1}, {64, 1, 1}), &data));
   for (uint32_t value : out) EXPECT_EQ(value, 5u);
+}
+
+// --- bar.red, bar.arrive ------------------------------------------------------------------
+
+struct VoteParams {
+  uint32_t* out;  // [block][6]
+};
+
+// __syncthreads_count/_and/_or (bar.red), over 80 threads: two warps and a half.
+void vote_at_barriers(ThreadContext* ctx) {
+  const uint32_t t = linear_tid(ctx);
+  uint32_t* out = params_of<VoteParams>(ctx).out + linear_block(ctx) * 6;
+  const auto popc = op_code(ptx::AtomicOp::Popc), all = op_code(ptx::AtomicOp::And), any = op_code(ptx::AtomicOp::Or);
+  const uint32_t results[6] = {bar_red(ctx, 0, 0, popc, t % 3 == 0), bar_red(ctx, 0, 0, all, t < 1000),
+                               bar_red(ctx, 0, 0, all, t != 7),      bar_red(ctx, 3, 0, any, t == 70),
+                               bar_red(ctx, 15, 0, any, t > 1000),   bar_red(ctx, 0, 0, popc, 1)};
+  // Every thread gets the same answer; thread 5 writes it, the others check it.
+  for (uint32_t i = 0; i < 6; ++i) {
+    if (t == 5) out[i] = results[i];
+  }
+  bar_sync(ctx, 0, 0);
+  for (uint32_t i = 0; i < 6; ++i) {
+    if (results[i] != out[i]) __atomic_store_n(&out[i], ~0u, __ATOMIC_RELAXED);
+  }
+}
+
+TEST(Barriers, BarRedCountsAndCombinesPredicates) {
+  const uint32_t blocks = 3;
+  std::vector<uint32_t> out(blocks * 6, 0);
+  VoteParams params{out.data()};
+  ASSERT_TRUE(run(make_kernel("votes", vote_at_barriers, true), make_shape({blocks, 1, 1}, {80, 1, 1}), &params));
+  for (uint32_t b = 0; b < blocks; ++b) {
+    EXPECT_EQ(out[b * 6 + 0], 27u);  // t % 3 == 0 for t < 80
+    EXPECT_EQ(out[b * 6 + 1], 1u);
+    EXPECT_EQ(out[b * 6 + 2], 0u);
+    EXPECT_EQ(out[b * 6 + 3], 1u);
+    EXPECT_EQ(out[b * 6 + 4], 0u);
+    EXPECT_EQ(out[b * 6 + 5], 80u);
+  }
+}
+
+// Threads that exited are not counted: warp 1 leaves before the vote.
+void vote_after_a_warp_exits(ThreadContext* ctx) {
+  const uint32_t t = linear_tid(ctx);
+  if (t >= 32 && t < 64) return;
+  const uint32_t count = bar_red(ctx, 0, 0, op_code(ptx::AtomicOp::Popc), 1);
+  if (t == 0) *params_of<uint32_t*>(ctx) = count;
+}
+
+TEST(Barriers, BarRedIgnoresExitedWarps) {
+  uint32_t count = 0;
+  uint32_t* data = &count;
+  ASSERT_TRUE(run(make_kernel("vote_exit", vote_after_a_warp_exits, true), make_shape({1, 1, 1}, {96, 1, 1}), &data));
+  EXPECT_EQ(count, 64u);
+}
+
+struct HandoffParams {
+  uint32_t* sums;  // [block][32]
+};
+
+// The guide's producer/consumer with named barriers: warp 0 fills a one-slot buffer and
+// signals "full" with bar.arrive 1, 64, then waits on "empty" (bar.sync 2, 64); warp 1
+// waits on "full", reads, and signals "empty" with bar.arrive 2, 64.
+void produce_and_consume(ThreadContext* ctx) {
+  constexpr uint32_t kBatches = 16;
+  auto* slot = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  const uint32_t t = linear_tid(ctx), lane = t % 32;
+  if (t < 32) {
+    for (uint32_t batch = 0; batch < kBatches; ++batch) {
+      slot[lane] = batch * 100 + lane;
+      bar_arrive(ctx, 1, 64);
+      bar_sync(ctx, 2, 64);
+    }
+  } else {
+    uint32_t sum = 0;
+    for (uint32_t batch = 0; batch < kBatches; ++batch) {
+      bar_sync(ctx, 1, 64);
+      sum += slot[lane];
+      bar_arrive(ctx, 2, 64);
+    }
+    params_of<HandoffParams>(ctx).sums[linear_block(ctx) * 32 + lane] = sum;
+  }
+}
+
+TEST(Barriers, BarArriveHandsOffBetweenWarps) {
+  const uint32_t blocks = 4;
+  std::vector<uint32_t> sums(blocks * 32, 0);
+  HandoffParams params{sums.data()};
+  auto kernel = make_kernel("handoff", produce_and_consume, true);
+  kernel.static_shared_bytes = 32 * 4;
+  ASSERT_TRUE(run(kernel, make_shape({blocks, 1, 1}, {64, 1, 1}), &params));
+  for (uint32_t b = 0; b < blocks; ++b)
+    for (uint32_t lane = 0; lane < 32; ++lane) ASSERT_EQ(sums[b * 32 + lane], 100 * (16 * 15 / 2) + 16 * lane);
+}
+
+TEST(Barriers, BookkeepingOfArriveAndReduce) {
+  BlockBarriers barriers;
+  barriers.reset(64);
+  std::vector<uint32_t> released;
+  // Warp 0 arrives without waiting; warp 1 waits and completes the barrier.
+  for (uint32_t t = 0; t < 32; ++t) EXPECT_TRUE(barriers.arrive(1, t, 64, released, BarrierArrival::Arrive));
+  EXPECT_TRUE(released.empty());
+  for (uint32_t t = 32; t < 63; ++t) EXPECT_FALSE(barriers.arrive(1, t, 64, released));
+  EXPECT_TRUE(barriers.arrive(1, 63, 64, released));
+  EXPECT_EQ(released.size(), 31u);  // warp 1 but the caller; none of warp 0
+  EXPECT_FALSE(barriers.has_waiting());
+  // The barrier is idle again: the next round's expected count is the new one.
+  released.clear();
+  for (uint32_t t = 0; t < 63; ++t) EXPECT_FALSE(barriers.arrive(0, t, 0, released, BarrierArrival::Reduce, t < 10));
+  EXPECT_TRUE(barriers.arrive(0, 63, 0, released, BarrierArrival::Reduce, true));
+  EXPECT_EQ(released.size(), 63u);
+  for (uint32_t t = 0; t < 64; ++t) {
+    EXPECT_EQ(barriers.vote_of(t).true_count, 11u);
+    EXPECT_EQ(barriers.vote_of(t).thread_count, 64u);
+  }
+}
+
+// --- independent thread scheduling -------------------------------------------------------
+
+// Lane 0 waits until lane 1 waits, then lets it go: the JIT puts yield points on both
+// spin loops (ld.volatile in the loop) and runs the kernel on fibers, so each lane lets
+// the other run. Without yield points, lane 0 (run first) would spin for ever.
+constexpr const char* kLaneHandoffPtx = R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry lane_handoff(.param .u64 flags)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [flags];
+  mov.u32 %r1, %tid.x;
+  setp.eq.u32 %p1, %r1, 1;
+  @%p1 bra $L_lane1;
+  setp.ne.u32 %p2, %r1, 0;
+  @%p2 bra $L_end;
+$L_wait_started:
+  ld.volatile.global.u32 %r2, [%rd1];
+  setp.eq.u32 %p3, %r2, 0;
+  @%p3 bra $L_wait_started;
+  st.volatile.global.u32 [%rd1+4], 1;
+  bra.uni $L_end;
+$L_lane1:
+  st.volatile.global.u32 [%rd1], 1;
+$L_wait_go:
+  ld.volatile.global.u32 %r3, [%rd1+4];
+  setp.eq.u32 %p3, %r3, 0;
+  @%p3 bra $L_wait_go;
+  st.global.u32 [%rd1+8], 1;
+$L_end:
+  ret;
+}
+)";
+
+TEST(IndependentThreadScheduling, LaneWaitingForAnotherLaneOfItsWarpTerminates) {
+  auto module = ptx::parse(kLaneHandoffPtx, "lane_handoff.ptx");
+  ASSERT_TRUE(module) << module.error().message;
+  jit::CompileOptions options;
+  options.runtime = GridExecutor::runtime_symbols();
+  auto compiled = jit::compile_module(*module, options);
+  ASSERT_TRUE(compiled) << compiled.error().message;
+  const jit::KernelInfo* kernel = (*compiled)->find_kernel("lane_handoff");
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_TRUE(kernel->uses_barriers);  // a spin loop: fibers
+  for (uint32_t threads : {2u, 32u, 64u}) {
+    uint32_t flags[3] = {0, 0, 0};
+    uint32_t* data = flags;
+    alignas(8) uint8_t params[8];
+    std::memcpy(params, &data, sizeof(data));
+    ASSERT_TRUE(run(*kernel, make_shape({1, 1, 1}, {threads, 1, 1}), params));
+    EXPECT_EQ(flags[2], 1u) << threads;
+  }
 }
 
 // --- redux.sync ---------------------------------------------------------------------------
@@ -734,6 +913,86 @@ TEST(Grids, LaunchFromInsideAKernelIsRefusedNotDeadlocked) {
   NestedParams params{&inner, &code};
   ASSERT_TRUE(run(make_kernel("outer", launch_from_kernel, false), make_shape({1, 1, 1}, {1, 1, 1}), &params));
   EXPECT_EQ(code.load(), static_cast<int>(ErrorCode::NotSupported));
+}
+
+// --- faults in kernel code -------------------------------------------------------------------
+
+struct FaultParams {
+  volatile uint32_t* bad;  // 0x10: nothing is mapped there
+  uint32_t faulting_thread;
+};
+
+void read_bad_address(ThreadContext* ctx) {
+  const auto& p = params_of<FaultParams>(ctx);
+  if (linear_tid(ctx) == p.faulting_thread && linear_block(ctx) == 1) (void)*p.bad;
+}
+
+// Recurses until the depth in the parameters, far past any fiber stack.
+__attribute__((noinline)) uint32_t recurse(uint32_t depth, uint32_t limit) {
+  volatile uint8_t frame[512];
+  frame[0] = static_cast<uint8_t>(depth);
+  if (depth == limit) return frame[0];
+  return recurse(depth + 1, limit) + frame[0];
+}
+
+void overflow_stack(ThreadContext* ctx) { (void)recurse(0, params_of<uint32_t>(ctx)); }
+
+void expect_pool_still_works() {
+  for (bool fibers : {false, true}) {
+    std::vector<std::atomic<uint32_t>> counters(200);
+    std::atomic<uint32_t>* data = counters.data();
+    auto count = make_kernel("count", count_blocks, fibers);
+    ASSERT_TRUE(run(count, make_shape({200, 1, 1}, {64, 1, 1}), &data));
+    for (auto& counter : counters) ASSERT_EQ(counter.load(), 64u);
+  }
+}
+
+class KernelFaults : public testing::TestWithParam<bool> {};  // parameter: uses_barriers (fibers)
+
+TEST_P(KernelFaults, BadAddressIsAnIllegalAddressErrorNotACrash) {
+  for (int round = 0; round < 3; ++round) {  // the handler stays armed after a fault
+    FaultParams params{reinterpret_cast<volatile uint32_t*>(uintptr_t{0x10}), 37};
+    Result<void> result = run(make_kernel("bad", read_bad_address, GetParam()), make_shape({3, 1, 1}, {8, 8, 1}),
+                              &params);
+    ASSERT_FALSE(result);
+    EXPECT_EQ(result.error().code, ErrorCode::IllegalAddress);
+    EXPECT_NE(result.error().message.find("block (1, 0, 0), thread (5, 4, 0)"), std::string::npos)
+        << result.error().message;
+    EXPECT_NE(result.error().message.find("illegal address 0x10"), std::string::npos) << result.error().message;
+  }
+  expect_pool_still_works();
+}
+
+// A fiber overflows into its guard page; on the sequential path the worker's own stack ends.
+TEST_P(KernelFaults, StackOverflowIsNamed) {
+  uint32_t limit = 1u << 30;  // 512 GiB of frames: only the guard page stops it
+  Result<void> result =
+      run(make_kernel("deep", overflow_stack, GetParam()), make_shape({2, 1, 1}, {32, 1, 1}), &limit);
+  ASSERT_FALSE(result);
+  EXPECT_EQ(result.error().code, ErrorCode::IllegalAddress);
+  EXPECT_NE(result.error().message.find("stack overflow"), std::string::npos) << result.error().message;
+  expect_pool_still_works();
+  // The stacks went back to the pool: a shallow recursion on them works.
+  limit = 8;
+  EXPECT_TRUE(run(make_kernel("shallow", overflow_stack, GetParam()), make_shape({4, 1, 1}, {64, 1, 1}), &limit));
+}
+
+INSTANTIATE_TEST_SUITE_P(Strategies, KernelFaults, testing::Values(false, true),
+                         [](const testing::TestParamInfo<bool>& info) { return info.param ? "fibers" : "sequential"; });
+
+TEST(KernelFaultsOutsideKernels, StillKillTheProcess) {
+  // Arm the handlers (the pool starts on the first grid), then fault on a host thread.
+  expect_pool_still_works();
+  EXPECT_EXIT(
+      {
+        volatile uint32_t* bad = reinterpret_cast<volatile uint32_t*>(uintptr_t{0x10});
+        std::thread([bad] { (void)*bad; }).join();
+      },
+      // Killed by SIGSEGV; a sanitizer's handler, chained to, reports and exits instead.
+      [](int status) {
+        return (WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+      },
+      "");
 }
 
 // --- settings -------------------------------------------------------------------------------

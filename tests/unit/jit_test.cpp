@@ -34,11 +34,28 @@ void fake_bar_sync(ThreadContext* ctx, uint32_t, uint32_t) {
 }
 // A warp of one thread: the reduction of one value is that value.
 uint32_t fake_redux_sync(ThreadContext*, uint32_t, uint32_t value, uint32_t) { return value; }
+// bar.arrive / bar.red / yield points: each call recorded, bar.red answers a warp of one.
+struct BarrierCall {
+  uint32_t barrier, thread_count, op, predicate;
+};
+std::vector<BarrierCall> fake_barrier_calls;
+uint32_t fake_yields = 0;
+void fake_bar_arrive(ThreadContext*, uint32_t barrier, uint32_t count) {
+  fake_barrier_calls.push_back({barrier, count, 0, 0});
+}
+uint32_t fake_bar_red(ThreadContext*, uint32_t barrier, uint32_t count, uint32_t op, uint32_t predicate) {
+  fake_barrier_calls.push_back({barrier, count, op, predicate});
+  return predicate;
+}
+void fake_yield(ThreadContext*) { ++fake_yields; }
 
 CompileOptions test_options() {
   CompileOptions options;
   options.runtime[kBarSync] = reinterpret_cast<void*>(&fake_bar_sync);
   options.runtime[kReduxSyncU32] = reinterpret_cast<void*>(&fake_redux_sync);
+  options.runtime[kBarArrive] = reinterpret_cast<void*>(&fake_bar_arrive);
+  options.runtime[kBarRed] = reinterpret_cast<void*>(&fake_bar_red);
+  options.runtime[kYield] = reinterpret_cast<void*>(&fake_yield);
   return options;
 }
 
@@ -1017,6 +1034,101 @@ TEST(Jit, BarrierAndReduxCallTheRuntime) {
   p.set(0, reinterpret_cast<uint64_t>(&out));
   launch(*k, {}, {1}, p);
   EXPECT_EQ(out, 0u);
+}
+
+TEST(Jit, BarArriveAndBarRedCallTheRuntime) {
+  auto module = compile_ok(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<8>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, 5;
+  mov.u32 %r2, 64;
+  setp.eq.u32 %p1, %r1, 5;
+  bar.arrive %r1, %r2;
+  barrier.arrive.aligned 3, 32;
+  bar.red.popc.u32 %r3, 0, %p1;
+  bar.red.and.pred %p2, 15, 96, !%p1;
+  barrier.red.or.pred.aligned %p3, %r1, %r2, %p1;
+  selp.u32 %r4, 1, 0, %p2;
+  selp.u32 %r5, 1, 0, %p3;
+  st.global.v4.u32 [%rd1], {%r3, %r4, %r5, %r1};
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  const KernelInfo* k = module->find_kernel("k");
+  EXPECT_TRUE(k->uses_barriers);
+  fake_barrier_calls.clear();
+  alignas(16) uint32_t out[4] = {};
+  Params p(*k);
+  p.set(0, reinterpret_cast<uint64_t>(&out));
+  launch(*k, {}, {1}, p);
+  EXPECT_EQ(out[0], 1u);  // popc of one true predicate
+  EXPECT_EQ(out[1], 0u);  // and over !%p1
+  EXPECT_EQ(out[2], 1u);
+  const auto popc = static_cast<uint32_t>(ptx::AtomicOp::Popc);
+  const auto op_and = static_cast<uint32_t>(ptx::AtomicOp::And);
+  const auto op_or = static_cast<uint32_t>(ptx::AtomicOp::Or);
+  ASSERT_EQ(fake_barrier_calls.size(), 5u);
+  const BarrierCall expected[] = {
+      {5, 64, 0, 0}, {3, 32, 0, 0}, {0, 0, popc, 1}, {15, 96, op_and, 0}, {5, 64, op_or, 1}};
+  for (size_t i = 0; i < 5; ++i) {
+    EXPECT_EQ(fake_barrier_calls[i].barrier, expected[i].barrier) << i;
+    EXPECT_EQ(fake_barrier_calls[i].thread_count, expected[i].thread_count) << i;
+    EXPECT_EQ(fake_barrier_calls[i].op, expected[i].op) << i;
+    EXPECT_EQ(fake_barrier_calls[i].predicate, expected[i].predicate) << i;
+  }
+}
+
+// A loop that reads memory other threads write gets a yield point on its back-edge (one
+// call every 16 passes) and makes its kernel wait for other threads; other loops do not.
+TEST(Jit, SpinLoopsGetYieldPoints) {
+  auto module = compile_ok(R"(.version 8.0
+.target sm_90
+.address_size 64
+.visible .entry spin(.param .u64 counter)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [counter];
+$L_again:
+  atom.global.add.u32 %r1, [%rd1], 1;
+  setp.lt.u32 %p1, %r1, 39;
+  @%p1 bra $L_again;
+  ret;
+}
+.visible .entry count(.param .u64 counter)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<2>;
+  .reg .pred %p<2>;
+  ld.param.u64 %rd1, [counter];
+  mov.u32 %r1, 0;
+$L_again:
+  add.u32 %r1, %r1, 1;
+  setp.lt.u32 %p1, %r1, 40;
+  @%p1 bra $L_again;
+  st.global.u32 [%rd1], %r1;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  const KernelInfo* spin = module->find_kernel("spin");
+  EXPECT_TRUE(spin->uses_barriers);
+  EXPECT_FALSE(module->find_kernel("count")->uses_barriers);
+  uint32_t counter = 0;
+  Params p(*spin);
+  p.set(0, reinterpret_cast<uint64_t>(&counter));
+  fake_yields = 0;
+  launch(*spin, {}, {1}, p);
+  EXPECT_EQ(counter, 40u);
+  EXPECT_EQ(fake_yields, 40u / 16);  // 40 passes over the back-edge
 }
 
 // A warp of one lane: each fake returns what one lane would get, with p set.

@@ -25,6 +25,8 @@ cudaError_t to_cuda_error(const Error& error) {
     case ErrorCode::MemoryAllocation: return cudaErrorMemoryAllocation;
     case ErrorCode::NotSupported: return cudaErrorNotSupported;
     case ErrorCode::LaunchFailure: return cudaErrorLaunchFailure;
+    case ErrorCode::IllegalAddress: return cudaErrorIllegalAddress;
+    case ErrorCode::MisalignedAddress: return cudaErrorMisalignedAddress;
     case ErrorCode::Assert: return cudaErrorAssert;
     case ErrorCode::Unknown: return cudaErrorUnknown;
   }
