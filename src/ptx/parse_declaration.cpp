@@ -285,12 +285,8 @@ bool Parser::parse_initializer_scalar(Variable& variable, uint64_t index) {
     return true;
   }
   if (token.kind == Token::Kind::Float) {
-    take();
-    auto literal = parse_float_literal(token.text);
-    if (!literal) {
-      error_at(token, fmt::format("invalid float '{}'", token.text.substr(0, 40)));
-      return false;
-    }
+    auto literal = take_float_literal();
+    if (!literal) return false;
     const double value = negative ? -literal_as_double(*literal) : literal_as_double(*literal);
     uint64_t bits = literal->bits;
     if (variable.type == Type::F32 && (literal->is_double || negative)) bits = double_to_float_bits(value);

@@ -261,12 +261,8 @@ bool Parser::parse_immediate(Operand& out, bool negative) {
     return true;
   }
   if (token.kind == Token::Kind::Float) {
-    take();
-    auto literal = parse_float_literal(token.text);
-    if (!literal) {
-      error_at(token, fmt::format("invalid float '{}'", token.text.substr(0, 40)));
-      return false;
-    }
+    auto literal = take_float_literal();
+    if (!literal) return false;
     out.imm_is_float = true;
     out.imm_is_double = literal->is_double;
     out.imm = literal->bits;

@@ -42,6 +42,13 @@ void Parser::error(SourcePos pos, std::string message) {
 
 void Parser::error_at(const Token& token, std::string message) { error(token.pos, std::move(message)); }
 
+std::optional<FloatLiteral> Parser::take_float_literal() {
+  Token token = take();
+  auto literal = parse_float_literal(token.text);
+  if (!literal) error_at(token, fmt::format("invalid float '{}'", token.text.substr(0, 40)));
+  return literal;
+}
+
 // "expected X, found Y": what the text has is spelled out, unless it is binary junk.
 void Parser::unexpected(const Token& token, std::string_view expected) {
   std::string found;

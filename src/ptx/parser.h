@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ptx/lexer.h"
+#include "ptx/literals.h"
 #include "ptx/parse.h"
 
 namespace cucpu::ptx {
@@ -65,6 +66,8 @@ class Parser {
   void skip_line(uint32_t line);
   bool stopped() const { return stopped_; }
   std::optional<uint64_t> take_integer(std::string_view what);
+  // Takes a Float token and reads its literal; reports an invalid one.
+  std::optional<FloatLiteral> take_float_literal();
 
   // --- module level (parser.cpp)
   void parse_top_level();
