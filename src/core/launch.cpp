@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "core/device.h"
+#include "core/occupancy.h"
 #include "core/sticky_error.h"
 
 namespace cucpu::core {
@@ -54,6 +55,18 @@ Result<void> launch_kernel(const Kernel& kernel, const LaunchRequest& request) {
   auto info = modules().load_kernel(kernel);
   if (!info) return info.error();
   if (auto checked = check_shape(**info, kernel, request); !checked) return checked;
+  if (request.cooperative) {
+    // As many blocks as the device holds at once, no more (what the GPU allows).
+    const uint64_t resident =
+        uint64_t(max_active_blocks_per_sm(static_cast<uint32_t>(request.block.count()),
+                                          (*info)->dynamic_shared_offset + request.dynamic_shared_bytes,
+                                          kRegistersPerThread)) *
+        uint64_t(device_attribute(DeviceAttribute::cudaDevAttrMultiProcessorCount));
+    if (request.grid.count() > resident)
+      return make_error(ErrorCode::CooperativeLaunchTooLarge,
+                        fmt::format("cooperative grid of {} blocks exceeds the {} the device holds at once",
+                                    request.grid.count(), resident));
+  }
 
   // The PTX parameter buffer: each argument copied to its slot. 16-byte aligned storage
   // because .param alignments go up to 16 (and struct arguments may ask for more).
@@ -68,7 +81,9 @@ Result<void> launch_kernel(const Kernel& kernel, const LaunchRequest& request) {
   }
 
   exec::LaunchShape shape{request.grid, request.block, static_cast<uint32_t>(request.dynamic_shared_bytes)};
-  auto ran = exec::GridExecutor::instance().run_grid(**info, shape, buffer);
+  exec::GridExecutor& executor = exec::GridExecutor::instance();
+  auto ran = request.cooperative ? executor.run_cooperative_grid(**info, shape, buffer)
+                                 : executor.run_grid(**info, shape, buffer);
   if (!ran) {
     // A fault inside the kernel: the context is broken from now on, as on the GPU.
     Error error = ran.error();

@@ -15,6 +15,7 @@ struct LaunchRequest {
   exec::Dim3 block;
   size_t dynamic_shared_bytes = 0;
   void** args = nullptr;  // one pointer per kernel parameter, as cudaLaunchKernel takes them
+  bool cooperative = false;  // cudaLaunchCooperativeKernel: all blocks resident at once
 };
 
 // Runs the grid to completion. A configuration error is returned and leaves the device

@@ -34,6 +34,7 @@ void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, u
   context.shared_base = setup.shared_base;
   context.params = static_cast<const uint8_t*>(setup.params);
   context.executor = executor;
+  context.grid_workspace = setup.grid_workspace;
 }
 
 std::string describe_block(const Dim3& block_index) {

@@ -29,6 +29,7 @@ struct BlockSetup {
   uint32_t shared_bytes = 0;    // the whole per-block buffer: static + dynamic
   uint32_t worker_index = 0;    // smid
   uint32_t worker_count = 0;    // nsmid
+  uint64_t grid_workspace = 0;  // %envreg1:%envreg2 (cooperative launches)
   uint32_t thread_count() const { return static_cast<uint32_t>(shape->block.count()); }
 };
 

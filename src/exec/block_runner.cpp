@@ -122,6 +122,7 @@ Result<void> BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_in
   setup.shared_base = shared_memory(grid.shared_bytes);
   setup.worker_index = worker_index_;
   setup.worker_count = worker_count_;
+  setup.grid_workspace = grid.grid_workspace;
   if (!setup.shared_base)
     return make_error(ErrorCode::MemoryAllocation,
                       fmt::format("{}: no memory for {} bytes of shared memory", describe_block(block_index),

@@ -20,6 +20,7 @@ struct GridLaunch {
   LaunchShape shape;
   const void* params = nullptr;
   uint32_t shared_bytes = 0;  // per block: max(static, dynamic offset + dynamic bytes)
+  uint64_t grid_workspace = 0;  // cooperative launches: cooperative groups' grid_workspace
 };
 
 // The fast path: the threads of a block one after another on the worker's stack, for

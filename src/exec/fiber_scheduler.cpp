@@ -263,7 +263,13 @@ void FiberBlock::yield_thread(ThreadExecution& self_execution) {
   // A spinning lane is not at an activemask call site: lanes waiting there need not wait
   // for it (else a lane spinning on one of them would never see it go on).
   release_active_lanes(self.linear_tid);
-  if (run_queue_size_ == 0) return;  // no other thread can run: go on
+  // No other thread of the block can run, or all of them have spun once since the last
+  // switch: another block may be what they wait for.
+  if (run_queue_size_ == 0 || ++yields_in_a_row_ >= thread_count_) {
+    yields_in_a_row_ = 0;
+    yield_to_other_blocks();
+    return;
+  }
   wake(self.linear_tid);             // runnable, behind the others
   tsan_switch_to_fiber(scheduler_tsan_fiber_);
   self.scheduler = std::move(self.scheduler).resume();

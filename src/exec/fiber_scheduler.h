@@ -13,6 +13,11 @@
 
 namespace cucpu::exec {
 
+// In a cooperative launch, lets the worker run other blocks of the grid while the calling
+// thread spins and no other thread of its block can run (grid_executor.cpp). Elsewhere it
+// does nothing.
+void yield_to_other_blocks();
+
 // Runs blocks whose threads wait for each other (bar.sync, warp collectives). One per
 // worker, reused for every block it runs; not thread-safe.
 class FiberBlock final : public BlockExecution {
@@ -65,6 +70,9 @@ class FiberBlock final : public BlockExecution {
   std::vector<uint32_t> run_queue_;
   uint32_t run_queue_head_ = 0;
   uint32_t run_queue_size_ = 0;
+  // Yields since this block last let the worker run other blocks: when every thread of
+  // the block spins, the blocks they wait for must get the worker (cooperative grids).
+  uint32_t yields_in_a_row_ = 0;
 
   BlockBarriers barriers_;
   std::vector<WarpRendezvous> warps_;

@@ -27,6 +27,9 @@ std::size_t round_to_pages(std::size_t bytes) {
 
 FiberStackPool::FiberStackPool(std::size_t stack_bytes) : stack_bytes_(round_to_pages(stack_bytes)) {}
 
+FiberStackPool::FiberStackPool(std::size_t stack_bytes, bool guard_pages)
+    : stack_bytes_(round_to_pages(stack_bytes)), guard_pages_(guard_pages) {}
+
 FiberStackPool::~FiberStackPool() { release_free_stacks(); }
 
 void FiberStackPool::require_stack_bytes(std::size_t stack_bytes) {
@@ -44,6 +47,23 @@ boost::context::stack_context FiberStackPool::take() {
   }
   const std::size_t total = stack_bytes_ + page_bytes();
   boost::context::stack_context stack;
+  if (!guard_pages_) {
+    // A batch of stacks in one mapping; each can still be unmapped on its own.
+    constexpr std::size_t kBatch = 64;
+    void* base = mmap(nullptr, total * kBatch, PROT_READ | PROT_WRITE,
+                      MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
+    if (base == MAP_FAILED) return stack;
+    for (std::size_t i = 1; i < kBatch; ++i) {
+      boost::context::stack_context spare;
+      spare.size = total;
+      spare.sp = static_cast<char*>(base) + (i + 1) * total;
+      free_.push_back(spare);
+    }
+    stacks_created_ += kBatch;
+    stack.size = total;
+    stack.sp = static_cast<char*>(base) + total;
+    return stack;
+  }
   void* base = mmap(nullptr, total, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (base == MAP_FAILED) return stack;
   if (mprotect(base, page_bytes(), PROT_NONE) != 0) {

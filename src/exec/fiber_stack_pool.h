@@ -14,6 +14,10 @@ constexpr std::size_t kDefaultFiberStackBytes = 64 * 1024;
 class FiberStackPool {
  public:
   explicit FiberStackPool(std::size_t stack_bytes = kDefaultFiberStackBytes);
+  // guard_pages false: stacks are carved from larger mappings without guard pages, for
+  // cooperative launches, whose hundreds of thousands of live fibers would exceed the
+  // kernel's limit on mappings (vm.max_map_count) with a guard page each.
+  FiberStackPool(std::size_t stack_bytes, bool guard_pages);
   ~FiberStackPool();
   FiberStackPool(const FiberStackPool&) = delete;
   FiberStackPool& operator=(const FiberStackPool&) = delete;
@@ -32,6 +36,7 @@ class FiberStackPool {
   void release_free_stacks();
 
   std::size_t stack_bytes_;
+  bool guard_pages_ = true;
   std::size_t stacks_created_ = 0;
   std::vector<boost::context::stack_context> free_;
 };

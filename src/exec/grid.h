@@ -34,6 +34,13 @@ class GridExecutor {
   // params points to a buffer laid out as kernel.params says.
   virtual Result<void> run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) = 0;
 
+  // A cooperative launch: every block of the grid is resident at once, so blocks may wait
+  // for each other (grid.sync(), flags in global memory). Each worker runs the blocks it
+  // claims interleaved, as fibers: a block whose threads all spin lets the worker switch to
+  // another block. Kernels see the grid-sync workspace in %envreg1:%envreg2.
+  virtual Result<void> run_cooperative_grid(const jit::KernelInfo& kernel, const LaunchShape& shape,
+                                            const void* params) = 0;
+
   // The runtime functions generated code calls (bar.sync, warp collectives, ...).
   static jit::RuntimeSymbols runtime_symbols();
 };

@@ -12,6 +12,8 @@
 // condition variable are simply reaped by exit.
 #include <fmt/format.h>
 
+#include <boost/context/fiber.hpp>
+#include <boost/context/fixedsize_stack.hpp>
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
@@ -25,6 +27,8 @@
 #include <vector>
 
 #include "exec/block_runner.h"
+#include "exec/fiber_scheduler.h"
+#include "exec/fiber_stack_pool.h"
 #include "exec/grid.h"
 #include "exec/kernel_faults.h"
 #include "exec/settings.h"
@@ -42,6 +46,7 @@ struct GridRun {
   uint64_t chunk = 1;                      // blocks claimed at once
   std::atomic<uint64_t> next_block{0};     // the first unclaimed block
   std::atomic<bool> failed{false};         // once set, claimed blocks are skipped
+  bool cooperative = false;                // all blocks resident at once (run_cooperative_blocks)
   // Guarded by the pool's mutex:
   bool queued = true;                      // still in the queue (unclaimed blocks remain)
   unsigned workers_inside = 0;             // workers that may still touch it
@@ -62,15 +67,42 @@ Dim3 block_index_of(uint64_t linear, const Dim3& grid) {
   return index;
 }
 
+// Cooperative launches. While a worker runs its blocks of a cooperative grid, this holds
+// the worker's loop (suspended) for the block that runs; yield_to_other_blocks switches to it.
+thread_local boost::context::fiber* coop_worker_loop = nullptr;
+
+// The stack of a cooperative block's scheduler (FiberBlock::run), not of its threads.
+constexpr std::size_t kCoopSchedulerStackBytes = 128 * 1024;
+
+// One block of a cooperative grid on the worker that claimed it.
+struct CoopBlock {
+  explicit CoopBlock(FiberStackPool& stacks) : fibers(stacks) {}
+  BlockSetup setup;
+  std::vector<std::max_align_t> shared;  // its own shared memory: the worker's blocks interleave
+  FiberBlock fibers;
+  boost::context::fiber suspended;       // the block while the worker runs others; empty when done
+  bool done = false;
+  std::optional<Error> error;
+};
+
 class WorkerPool final : public GridExecutor {
  public:
   explicit WorkerPool(const ExecSettings& settings) : settings_(settings) {}
 
   unsigned worker_count() const override { return settings_.worker_count; }
 
-  Result<void> run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) override;
+  Result<void> run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) override {
+    return run(kernel, shape, params, false);
+  }
+  Result<void> run_cooperative_grid(const jit::KernelInfo& kernel, const LaunchShape& shape,
+                                    const void* params) override {
+    return run(kernel, shape, params, true);
+  }
 
  private:
+  Result<void> run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params, bool cooperative);
+  void run_cooperative_blocks(GridRun& grid);
+  void record_failure(GridRun& grid, const Error& error);
   Result<void> start_workers_locked();
   void run_worker(unsigned index);
   void run_claimed_blocks(GridRun& grid, BlockRunner& runner);
@@ -82,9 +114,11 @@ class WorkerPool final : public GridExecutor {
   std::deque<GridRun*> queue_;
   std::vector<std::thread> workers_;
   static thread_local const WorkerPool* current_pool_;  // set on the pool's own workers
+  static thread_local uint32_t current_worker_index_;
 };
 
 thread_local const WorkerPool* WorkerPool::current_pool_ = nullptr;
+thread_local uint32_t WorkerPool::current_worker_index_ = 0;
 
 Result<void> WorkerPool::start_workers_locked() {
   if (!workers_.empty()) return {};
@@ -102,7 +136,8 @@ Result<void> WorkerPool::start_workers_locked() {
   return {};
 }
 
-Result<void> WorkerPool::run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) {
+Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params,
+                             bool cooperative) {
   if (!kernel.entry) return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("kernel {} has no code", kernel.name));
   const uint64_t threads = shape.block.count();
   if (shape.grid.count() == 0 || threads == 0)
@@ -128,6 +163,11 @@ Result<void> WorkerPool::run_grid(const jit::KernelInfo& kernel, const LaunchSha
   grid.launch.shared_bytes = static_cast<uint32_t>(shared_bytes);
   grid.block_count = shape.grid.count();
   grid.chunk = claim_chunk(grid.block_count, settings_.worker_count);
+  grid.cooperative = cooperative;
+  // cooperative_groups' grid_workspace (details/driver_abi.h): its size, then the grid
+  // barrier's counter. It lives here, on the launcher's stack, until the grid has ended.
+  alignas(8) uint32_t workspace[2] = {sizeof(workspace), 0};
+  if (cooperative) grid.launch.grid_workspace = reinterpret_cast<uintptr_t>(workspace);
   log::debug(log::Category::Exec, "grid {}: {} blocks of {} threads, {} bytes shared, {} strategy", kernel.name,
              grid.block_count, threads, grid.launch.shared_bytes,
              kernel.uses_barriers || settings_.strategy == BlockStrategyChoice::Fibers ? "fiber" : "sequential");
@@ -143,6 +183,7 @@ Result<void> WorkerPool::run_grid(const jit::KernelInfo& kernel, const LaunchSha
 
 void WorkerPool::run_worker(unsigned index) {
   current_pool_ = this;
+  current_worker_index_ = index;
   BlockRunner runner(index, settings_.worker_count, settings_);
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -150,7 +191,10 @@ void WorkerPool::run_worker(unsigned index) {
     GridRun& grid = *queue_.front();
     ++grid.workers_inside;
     lock.unlock();
-    run_claimed_blocks(grid, runner);
+    if (grid.cooperative)
+      run_cooperative_blocks(grid);
+    else
+      run_claimed_blocks(grid, runner);
     lock.lock();
     // Every block is claimed now: the grid leaves the queue (once, by whoever sees it first).
     if (grid.queued) {
@@ -170,12 +214,87 @@ void WorkerPool::run_claimed_blocks(GridRun& grid, BlockRunner& runner) {
       // After a failure the rest of the grid is skipped, as a GPU aborts a faulting kernel.
       if (grid.failed.load(std::memory_order_relaxed)) continue;
       Result<void> result = runner.run_block(grid.launch, block_index_of(block, grid.launch.shape.grid));
-      if (result) continue;
-      std::lock_guard guard(mutex_);
-      if (!grid.first_error) grid.first_error = result.error();
-      grid.failed.store(true, std::memory_order_relaxed);
+      if (!result) record_failure(grid, result.error());
     }
   }
+}
+
+void WorkerPool::record_failure(GridRun& grid, const Error& error) {
+  std::lock_guard guard(mutex_);
+  if (!grid.first_error) grid.first_error = error;
+  grid.failed.store(true, std::memory_order_relaxed);
+}
+
+// The worker claims chunks of blocks, one chunk per round, and resumes each of its blocks
+// once per round. A block runs until it ends or until a thread spins while no other
+// thread of the block can run (yield_to_other_blocks). Claiming goes on while any block
+// is unclaimed, so a grid whose other workers are busy elsewhere still completes here.
+void WorkerPool::run_cooperative_blocks(GridRun& grid) {
+  // Declared first so that it outlives the blocks whose threads use its stacks.
+  FiberStackPool stacks(settings_.fiber_stack_bytes + grid.launch.kernel->local_bytes, false);
+  std::vector<std::unique_ptr<CoopBlock>> blocks;
+  boost::context::fiber worker_loop;
+  coop_worker_loop = &worker_loop;
+  const uint32_t worker_index = current_worker_index_;
+  for (;;) {
+    const bool failed = grid.failed.load(std::memory_order_relaxed);
+    if (!failed) {
+      const uint64_t first = grid.next_block.fetch_add(grid.chunk, std::memory_order_relaxed);
+      for (uint64_t index = first; index < std::min(first + grid.chunk, grid.block_count); ++index) {
+        auto block = std::make_unique<CoopBlock>(stacks);
+        BlockSetup& setup = block->setup;
+        setup.kernel = grid.launch.kernel;
+        setup.shape = &grid.launch.shape;
+        setup.params = grid.launch.params;
+        setup.block_index = block_index_of(index, grid.launch.shape.grid);
+        block->shared.resize(grid.launch.shared_bytes / sizeof(std::max_align_t) + 1);
+        setup.shared_base = reinterpret_cast<uint8_t*>(block->shared.data());
+        setup.shared_bytes = grid.launch.shared_bytes;
+        setup.worker_index = worker_index;
+        setup.worker_count = settings_.worker_count;
+        setup.grid_workspace = grid.launch.grid_workspace;
+        CoopBlock* raw = block.get();
+        try {
+          block->suspended = boost::context::fiber(
+              std::allocator_arg, boost::context::fixedsize_stack(kCoopSchedulerStackBytes),
+              [raw](boost::context::fiber&& worker) {
+                *coop_worker_loop = std::move(worker);
+                Result<void> result = raw->fibers.run(raw->setup);
+                if (!result) raw->error = result.error();
+                raw->done = true;
+                return std::move(*coop_worker_loop);
+              });
+        } catch (const std::bad_alloc&) {
+          record_failure(grid, make_error(ErrorCode::MemoryAllocation,
+                                          fmt::format("{}: no memory for a cooperative block",
+                                                      describe_block(setup.block_index))));
+          break;
+        }
+        blocks.push_back(std::move(block));
+      }
+    }
+    if (failed || grid.failed.load(std::memory_order_relaxed)) {
+      // A GPU aborts the whole grid; blocks that wait for the failed one would wait
+      // forever. Their fibers cannot be unwound through generated code: they are left
+      // suspended, and their memory is abandoned (the context is broken from now on).
+      for (auto& block : blocks) (void)block.release();
+      break;
+    }
+    if (blocks.empty()) break;
+    for (std::size_t i = 0; i < blocks.size();) {
+      CoopBlock& block = *blocks[i];
+      block.suspended = std::move(block.suspended).resume();
+      running_kernel_thread = {};
+      if (!block.done) {
+        ++i;
+        continue;
+      }
+      if (block.error) record_failure(grid, *block.error);
+      blocks[i] = std::move(blocks.back());
+      blocks.pop_back();
+    }
+  }
+  coop_worker_loop = nullptr;
 }
 
 ExecSettings settings_from_environment() {
@@ -188,6 +307,14 @@ ExecSettings settings_from_environment() {
 }
 
 }  // namespace
+
+void yield_to_other_blocks() {
+  boost::context::fiber* const worker_loop = coop_worker_loop;
+  if (!worker_loop) return;
+  const RunningKernelThread running = running_kernel_thread;
+  *worker_loop = std::move(*worker_loop).resume();
+  running_kernel_thread = running;
+}
 
 GridExecutor& GridExecutor::instance() {
   // Immortal on purpose (see the top of this file); the magic static makes the first call thread-safe.

@@ -307,6 +307,11 @@ llvm::Value* FunctionLowering::load_context_u32(size_t offset) {
   return b.CreateAlignedLoad(b.getInt32Ty(), p, llvm::Align(4));
 }
 
+llvm::Value* FunctionLowering::load_context_u64(size_t offset) {
+  llvm::Value* p = b.CreateGEP(b.getInt8Ty(), thread_context, b.getInt64(offset));
+  return b.CreateAlignedLoad(b.getInt64Ty(), p, llvm::Align(8));
+}
+
 llvm::Value* FunctionLowering::special_register(ptx::SpecialRegister sreg, unsigned component) {
   using S = ptx::SpecialRegister;
   auto vector_field = [&](size_t offset) -> llvm::Value* {
@@ -342,6 +347,11 @@ llvm::Value* FunctionLowering::special_register(ptx::SpecialRegister sreg, unsig
       return load_context_u32(offsetof(ThreadContext, total_smem_size));
     case S::WarpSize:
       return b.getInt32(32);
+    case S::Envreg1:  // the grid workspace address, high half (cooperative_groups/details/driver_abi.h)
+      return b.CreateTrunc(b.CreateLShr(load_context_u64(offsetof(ThreadContext, grid_workspace)), 32),
+                           b.getInt32Ty());
+    case S::Envreg2:  // ... and its low half
+      return b.CreateTrunc(load_context_u64(offsetof(ThreadContext, grid_workspace)), b.getInt32Ty());
     case S::LanemaskEq:
       return lane_bit();
     case S::LanemaskLt:

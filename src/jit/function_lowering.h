@@ -119,6 +119,7 @@ class FunctionLowering {
   llvm::Function* intrinsic(unsigned id, llvm::ArrayRef<llvm::Type*> types);
   llvm::FunctionCallee runtime_function(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Type*> params);
   llvm::Value* load_context_u32(size_t offset);
+  llvm::Value* load_context_u64(size_t offset);
   std::string describe(const ptx::Instruction& inst) const;  // "add.s32"
 
  private:

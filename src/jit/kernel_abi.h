@@ -34,6 +34,9 @@ struct ThreadContext {
   uint8_t* shared_base;   // the block's shared memory: .shared address 0 is here
   const uint8_t* params;  // the kernel's parameter buffer (layout: KernelInfo::params)
   void* executor;         // opaque to generated code: the executor's per-thread state
+  // The grid-sync workspace of a cooperative launch (cooperative groups' grid_workspace:
+  // u32 size, u32 barrier counter), 0 otherwise: %envreg1 is its high half, %envreg2 the low.
+  uint64_t grid_workspace;
 };
 
 using KernelEntry = void (*)(ThreadContext*);

@@ -20,6 +20,7 @@ enum class ErrorCode {
   InvalidDeviceFunction,  // an unknown kernel
   InvalidConfiguration,   // a launch the device cannot run
   LaunchOutOfResources,   // a launch asking for more than the kernel allows (launch bounds)
+  CooperativeLaunchTooLarge,  // a cooperative grid larger than the device holds at once
   MemoryAllocation,       // out of (host) memory
   NotSupported,           // a feature cucpu does not implement yet
   LaunchFailure,          // a kernel failed while it ran

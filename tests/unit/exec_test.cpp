@@ -1105,3 +1105,39 @@ TEST(Cost, FiberSwitchAndSequentialThread) {
 
 }  // namespace
 }  // namespace cucpu::exec
+
+// A cooperative grid of many more blocks than workers whose blocks wait for each other:
+// every block arrives at a global counter, then spins (with yield points, as the JIT
+// inserts them) until all blocks have arrived. Only co-residency lets it finish.
+namespace cucpu::exec {
+namespace {
+
+using YieldFn = void (*)(ThreadContext*);
+const auto yield = reinterpret_cast<YieldFn>(kSymbols.at(jit::kYield));
+
+struct CooperativeParams {
+  std::atomic<uint32_t>* arrived;
+  std::atomic<uint32_t>* passed;
+};
+
+void wait_for_every_block(ThreadContext* ctx) {
+  const auto& p = params_of<CooperativeParams>(ctx);
+  if (linear_tid(ctx) == 0) p.arrived->fetch_add(1);
+  while (p.arrived->load(std::memory_order_acquire) < ctx->nctaid[0]) yield(ctx);
+  p.passed->fetch_add(1);
+}
+
+TEST(CooperativeGrids, BlocksThatWaitForEachOtherAllFinish) {
+  for (uint32_t blocks : {3u, 64u, 300u}) {
+    std::atomic<uint32_t> arrived{0}, passed{0};
+    CooperativeParams params{&arrived, &passed};
+    auto kernel = make_kernel("wait_for_every_block", wait_for_every_block, true);
+    auto ran = GridExecutor::instance().run_cooperative_grid(kernel, make_shape({blocks, 1, 1}, {64, 1, 1}), &params);
+    ASSERT_TRUE(ran) << ran.error().message;
+    EXPECT_EQ(arrived.load(), blocks);
+    EXPECT_EQ(passed.load(), blocks * 64);
+  }
+}
+
+}  // namespace
+}  // namespace cucpu::exec

@@ -8,6 +8,7 @@
 #include "api/runtime/runtime_state.h"
 #include "core/device.h"
 #include "core/launch.h"
+#include "core/occupancy.h"
 
 using namespace cucpu;
 
@@ -15,10 +16,12 @@ namespace {
 
 exec::Dim3 to_dim3(dim3 d) { return exec::Dim3{d.x, d.y, d.z}; }
 
-cudaError_t launch(const core::Kernel* kernel, dim3 grid, dim3 block, void** args, size_t shared_bytes) {
+cudaError_t launch(const core::Kernel* kernel, dim3 grid, dim3 block, void** args, size_t shared_bytes,
+                   bool cooperative = false) {
   if (auto error = runtime::sticky(); error != cudaSuccess) return runtime::record(error);
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
-  auto launched = core::launch_kernel(*kernel, core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args});
+  auto launched = core::launch_kernel(
+      *kernel, core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args, cooperative});
   if (!launched) return runtime::record(launched.error());
   return cudaSuccess;
 }
@@ -73,6 +76,42 @@ cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3
   return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
 }
 
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                  size_t sharedMem, cudaStream_t stream) {
+  (void)stream;
+  return launch(core::modules().find_kernel(func), gridDim, blockDim, args, sharedMem, true);
+}
+
+cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
+                                                       size_t sharedMem, cudaStream_t stream) {
+  return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,
+                                                                             int blockSize, size_t dynamicSMemSize,
+                                                                             unsigned int flags) {
+  if (!numBlocks || blockSize <= 0 || (flags & ~unsigned{cudaOccupancyDisableCachingOverride}) != 0)
+    return runtime::record(cudaErrorInvalidValue);
+  core::Kernel* kernel = core::modules().find_kernel(func);
+  if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
+  auto info = core::modules().load_kernel(*kernel);
+  if (!info) return runtime::record(info.error());
+  if (static_cast<uint32_t>(blockSize) > (*info)->max_threads_per_block) {
+    *numBlocks = 0;
+    return cudaSuccess;
+  }
+  *numBlocks = core::max_active_blocks_per_sm(static_cast<uint32_t>(blockSize),
+                                              (*info)->dynamic_shared_offset + dynamicSMemSize,
+                                              core::kRegistersPerThread);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBlocks, const void* func, int blockSize,
+                                                                    size_t dynamicSMemSize) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(numBlocks, func, blockSize, dynamicSMemSize,
+                                                                cudaOccupancyDefault);
+}
+
 cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {
   if (!attr) return runtime::record(cudaErrorInvalidValue);
   core::Kernel* kernel = core::modules().find_kernel(func);
@@ -84,7 +123,7 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
   attr->constSizeBytes = 0;
   attr->localSizeBytes = (*info)->local_bytes;
   attr->maxThreadsPerBlock = static_cast<int>((*info)->max_threads_per_block);
-  attr->numRegs = 32;  // a CPU has no register file to size; a typical, valid value
+  attr->numRegs = core::kRegistersPerThread;
   attr->ptxVersion = 90;
   attr->binaryVersion = 90;
   attr->cacheModeCA = 0;

@@ -22,6 +22,7 @@ cudaError_t to_cuda_error(const Error& error) {
     case ErrorCode::InvalidDeviceFunction: return cudaErrorInvalidDeviceFunction;
     case ErrorCode::InvalidConfiguration: return cudaErrorInvalidConfiguration;
     case ErrorCode::LaunchOutOfResources: return cudaErrorLaunchOutOfResources;
+    case ErrorCode::CooperativeLaunchTooLarge: return cudaErrorCooperativeLaunchTooLarge;
     case ErrorCode::MemoryAllocation: return cudaErrorMemoryAllocation;
     case ErrorCode::NotSupported: return cudaErrorNotSupported;
     case ErrorCode::LaunchFailure: return cudaErrorLaunchFailure;
