@@ -6,10 +6,12 @@ function(cucpu_nvcc_program target source output)
   list(TRANSFORM extra REPLACE "^// NVCC-FLAGS: " "")
   separate_arguments(extra UNIX_COMMAND "${extra}")
   string(JOIN " " shown ${ARGN} ${extra})
+  get_filename_component(source_dir ${source} DIRECTORY)
+  file(GLOB local_headers ${source_dir}/*.h)  # the program's own headers beside it
   add_custom_command(
     OUTPUT ${output}
     COMMAND ${CUDAToolkit_NVCC_EXECUTABLE} ${ARGN} ${extra} -o ${output} ${source}
-    DEPENDS ${source}
+    DEPENDS ${source} ${local_headers}
     COMMENT "nvcc ${shown} ${source}"
     VERBATIM)
   add_custom_target(${target} ALL DEPENDS ${output})

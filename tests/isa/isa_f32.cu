@@ -3,14 +3,9 @@
 // Every form runs over edge-case inputs, one thread per case; each line prints the form,
 // the inputs and the results as hex bits (predicates as 0/1). expected/isa_f32.out is what
 // a GPU printed; lines tagged approx(...) compare within that bound (tests/isa/compare.py).
-#include <cstdio>
-#include <cstdlib>
-
-#include <cuda_runtime.h>
+#include "isa_harness.h"
 
 #pragma nv_diag_suppress 550  // the inputs a form does not read
-
-typedef unsigned long long u64;
 static const u64 dom_f32[] = {0x0ull, 0x80000000ull, 0x1ull, 0x807fffffull, 0x800000ull, 0x80800000ull, 0x7f7fffffull, 0xff7fffffull, 0x7f800000ull, 0xff800000ull, 0x7fc00000ull, 0xffc00001ull, 0x7f800001ull, 0x3f800000ull, 0xbf800000ull, 0x3f000000ull, 0x3fc00000ull, 0x40400000ull, 0x3f800001ull, 0x33800000ull, 0xc0200000ull, 0x40200000ull, 0x3dcccccdull, 0x40490fdbull, 0xbf400000ull, 0x4b800000ull, 0x4f000000ull, 0xcf000000ull, 0x4f800000ull, 0x4effffffull, 0x4f7fffffull, 0x5f000000ull, 0x5f800000ull, 0xdf000000ull, 0x501502f9ull, 0xe0ad78ecull, 0x477fe000ull, 0x4affffffull, 0x40600000ull, 0xc0600000ull, 0x40900000ull, 0xbf000000ull, 0xbfc00000ull, 0x42c90000ull, 0x7149f2caull, 0x8da24260ull, 0x6ce3eeull, 0xc00000ull, 0x3ull, 0x7f000000ull, 0x3effffffull, 0xbeaaaaabull, 0x400000ull, 0x7fffffffull, 0xff800123ull, 0x3f7fffffull, 0x3fffffffull, 0x4b4a9623ull, 0xc5624c5bull, 0x31d5abfdull, 0x48e0dc40ull, 0xbe975b9cull, 0x4da1e246ull, 0xd05d7f4eull, 0xd039abb9ull, 0x34293fafull, 0x42cc6d52ull, 0x2cb500aeull, 0x359b2dfbull};
 static const int dom_f32_leading = 20;
 static const u64 dom_trig[] = {0x0ull, 0x80000000ull, 0x7f800000ull, 0xff800000ull, 0x7fc00000ull, 0x3f800000ull, 0xbf800000ull, 0x3f000000ull, 0x40490fdbull, 0xbfc90fdbull, 0x42c80000ull, 0xc3960000ull, 0x3a83126full, 0x1e3ce508ull, 0x1ull, 0x42bffdc0ull, 0x4394787full, 0xc3525bf0ull, 0x425e82dbull, 0x43620c93ull, 0x43866682ull, 0x4386b20full, 0x42b6f887ull, 0xc329bbf8ull, 0x4358bad5ull, 0x43804fe3ull, 0x42c7dff4ull, 0x435462deull, 0xc23d35c4ull, 0xc237b3cbull, 0xc30cf139ull, 0xc1967159ull, 0xc2d58f1cull, 0xc3215453ull, 0xc39753aaull, 0x41b72c50ull, 0xc2504d2eull, 0x434dd4cbull, 0xc26bb517ull};
@@ -774,10 +769,6 @@ __global__ void run(int form, int n, const u64* in0, const u64* in1, const u64* 
   out1[i] = o1;
 }
 
-struct Domain { const u64* values; int count; int leading; };
-struct Form { const char* name; const char* tag; int inputs; int domain[4]; int outputs; int width[6]; };
-
-#define VALUES(d) {d, (int)(sizeof(d) / sizeof(d[0])), d##_leading}
 static const Domain domains[] = {VALUES(dom_f32), VALUES(dom_trig), VALUES(dom_ex2), VALUES(dom_pos), VALUES(dom_tanh), VALUES(dom_ydiv), VALUES(dom_ranged)};
 static const Form forms[] = {
     {"add.rn.f32", "", 2, {0, 0}, 1, {8, 8, 8}},
@@ -877,73 +868,4 @@ static const Form forms[] = {
     {"tanh.approx.f32", "approx(rel=2^-10.987) ", 1, {4}, 1, {8, 8}},
 };
 
-static unsigned next_random(unsigned long long* state) {
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (unsigned)(*state >> 33);
-}
-
-// The cases of one form: every value of a one-operand form's domain; every pair of the
-// leading values of two domains plus 64 random pairs; 256 random tuples for more.
-static int make_cases(const Form& f, u64* in[4]) {
-  int n = 0;
-  unsigned long long state = 12345;
-  const Domain* d[4];
-  for (int k = 0; k < f.inputs; ++k) d[k] = &domains[f.domain[k]];
-  if (f.inputs == 1) {
-    for (int i = 0; i < d[0]->count; ++i) in[0][n++] = d[0]->values[i];
-    return n;
-  }
-  int random_cases = 256;
-  if (f.inputs == 2) {
-    for (int i = 0; i < d[0]->leading; ++i)
-      for (int j = 0; j < d[1]->leading; ++j) {
-        in[0][n] = d[0]->values[i];
-        in[1][n++] = d[1]->values[j];
-      }
-    random_cases = 64;
-  }
-  for (int c = 0; c < random_cases; ++c, ++n)
-    for (int k = 0; k < f.inputs; ++k) in[k][n] = d[k]->values[next_random(&state) % d[k]->count];
-  return n;
-}
-
-static void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    printf("%s: %s\n", what, cudaGetErrorString(e));
-    exit(1);
-  }
-}
-
-int main() {
-  const int max_cases = 1024;
-  u64 *host_in[4], *host_out[2], *dev_in[4], *dev_out[2], *scratch;
-  for (int k = 0; k < 4; ++k) {
-    host_in[k] = (u64*)calloc(max_cases, sizeof(u64));
-    check(cudaMalloc(&dev_in[k], max_cases * sizeof(u64)), "cudaMalloc");
-  }
-  for (int k = 0; k < 2; ++k) {
-    host_out[k] = (u64*)calloc(max_cases, sizeof(u64));
-    check(cudaMalloc(&dev_out[k], max_cases * sizeof(u64)), "cudaMalloc");
-  }
-  check(cudaMalloc(&scratch, max_cases * sizeof(u64)), "cudaMalloc");
-  for (int f = 0; f < (int)(sizeof(forms) / sizeof(forms[0])); ++f) {
-    const Form& form = forms[f];
-    int n = make_cases(form, host_in);
-    for (int k = 0; k < 4; ++k)
-      check(cudaMemcpy(dev_in[k], host_in[k], n * sizeof(u64), cudaMemcpyHostToDevice), "cudaMemcpy");
-    run<<<(n + 127) / 128, 128>>>(f, n, dev_in[0], dev_in[1], dev_in[2], dev_in[3], dev_out[0], dev_out[1],
-                                  scratch);
-    check(cudaGetLastError(), form.name);
-    check(cudaDeviceSynchronize(), form.name);
-    for (int k = 0; k < 2; ++k)
-      check(cudaMemcpy(host_out[k], dev_out[k], n * sizeof(u64), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    for (int i = 0; i < n; ++i) {
-      printf("%s%s", form.tag, form.name);
-      for (int k = 0; k < form.inputs; ++k) printf(" %0*llx", form.width[k], host_in[k][i]);
-      printf(" ->");
-      for (int k = 0; k < form.outputs; ++k) printf(" %0*llx", form.width[form.inputs + k], host_out[k][i]);
-      printf("\n");
-    }
-  }
-  return 0;
-}
+int main() { return run_forms(forms, (int)(sizeof(forms) / sizeof(forms[0])), domains, run); }

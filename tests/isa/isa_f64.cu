@@ -3,14 +3,9 @@
 // Every form runs over edge-case inputs, one thread per case; each line prints the form,
 // the inputs and the results as hex bits (predicates as 0/1). expected/isa_f64.out is what
 // a GPU printed; lines tagged approx(...) compare within that bound (tests/isa/compare.py).
-#include <cstdio>
-#include <cstdlib>
-
-#include <cuda_runtime.h>
+#include "isa_harness.h"
 
 #pragma nv_diag_suppress 550  // the inputs a form does not read
-
-typedef unsigned long long u64;
 static const u64 dom_f64[] = {0x0ull, 0x8000000000000000ull, 0x1ull, 0x800fffffffffffffull, 0x10000000000000ull, 0x8010000000000000ull, 0x7fefffffffffffffull, 0xffefffffffffffffull, 0x7ff0000000000000ull, 0xfff0000000000000ull, 0x7ff8000000000000ull, 0xfff8000000000001ull, 0x7ff0000000000001ull, 0x3ff0000000000000ull, 0xbff0000000000000ull, 0x3fe0000000000000ull, 0x3ff8000000000000ull, 0x4008000000000000ull, 0x3ff0000000000001ull, 0x3ca0000000000000ull, 0xc004000000000000ull, 0x4004000000000000ull, 0x3fb999999999999aull, 0x400921fb54442d18ull, 0xbfe8000000000000ull, 0x41e0000000000000ull, 0xc1e0000000000000ull, 0x41f0000000000000ull, 0x41effffffff00000ull, 0x43e0000000000000ull, 0x43f0000000000000ull, 0xc3e0000000000000ull, 0x4340000000000001ull, 0x7e37e43c8800759cull, 0x1a56e1fc2f8f359ull, 0x400c000000000000ull, 0xc00c000000000000ull, 0x4012000000000000ull, 0xbfe0000000000000ull, 0x4059200000000000ull, 0x18000000000000ull, 0x3ull, 0x41dfffffffe00000ull, 0xc1e0000000100000ull, 0x47effffff0000000ull, 0x47efffffefffffffull, 0x380fffffc0000000ull, 0x3696d601ad376ab9ull, 0x36a0000000000000ull, 0x3690000000000000ull, 0xbfd5555555555555ull, 0x7ff8000000000123ull, 0x3fefffffffffffffull, 0xb34475d778d794bbull, 0x34fc470d29460066ull, 0x4c72ee05f7edcb8eull, 0x4b03581437b2f600ull, 0xc6ff054e0a578631ull, 0xb5f2ed99a5fda864ull, 0x41bd645f895313b2ull, 0xc8a1ddfc6551a25cull, 0x3fa13d38b6722dc4ull, 0xbcc1e527fec72dc0ull, 0xcacc51ae092d1513ull, 0xc37f0cbb9765d954ull};
 static const int dom_f64_leading = 20;
 __global__ void run(int form, int n, const u64* in0, const u64* in1, const u64* in2, const u64* in3,
@@ -352,10 +347,6 @@ __global__ void run(int form, int n, const u64* in0, const u64* in1, const u64* 
   out1[i] = o1;
 }
 
-struct Domain { const u64* values; int count; int leading; };
-struct Form { const char* name; const char* tag; int inputs; int domain[4]; int outputs; int width[6]; };
-
-#define VALUES(d) {d, (int)(sizeof(d) / sizeof(d[0])), d##_leading}
 static const Domain domains[] = {VALUES(dom_f64)};
 static const Form forms[] = {
     {"add.rn.f64", "", 2, {0, 0}, 1, {16, 16, 16}},
@@ -402,73 +393,4 @@ static const Form forms[] = {
     {"testp.subnormal.f64", "", 1, {0}, 1, {16, 1}},
 };
 
-static unsigned next_random(unsigned long long* state) {
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (unsigned)(*state >> 33);
-}
-
-// The cases of one form: every value of a one-operand form's domain; every pair of the
-// leading values of two domains plus 64 random pairs; 256 random tuples for more.
-static int make_cases(const Form& f, u64* in[4]) {
-  int n = 0;
-  unsigned long long state = 12345;
-  const Domain* d[4];
-  for (int k = 0; k < f.inputs; ++k) d[k] = &domains[f.domain[k]];
-  if (f.inputs == 1) {
-    for (int i = 0; i < d[0]->count; ++i) in[0][n++] = d[0]->values[i];
-    return n;
-  }
-  int random_cases = 256;
-  if (f.inputs == 2) {
-    for (int i = 0; i < d[0]->leading; ++i)
-      for (int j = 0; j < d[1]->leading; ++j) {
-        in[0][n] = d[0]->values[i];
-        in[1][n++] = d[1]->values[j];
-      }
-    random_cases = 64;
-  }
-  for (int c = 0; c < random_cases; ++c, ++n)
-    for (int k = 0; k < f.inputs; ++k) in[k][n] = d[k]->values[next_random(&state) % d[k]->count];
-  return n;
-}
-
-static void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    printf("%s: %s\n", what, cudaGetErrorString(e));
-    exit(1);
-  }
-}
-
-int main() {
-  const int max_cases = 1024;
-  u64 *host_in[4], *host_out[2], *dev_in[4], *dev_out[2], *scratch;
-  for (int k = 0; k < 4; ++k) {
-    host_in[k] = (u64*)calloc(max_cases, sizeof(u64));
-    check(cudaMalloc(&dev_in[k], max_cases * sizeof(u64)), "cudaMalloc");
-  }
-  for (int k = 0; k < 2; ++k) {
-    host_out[k] = (u64*)calloc(max_cases, sizeof(u64));
-    check(cudaMalloc(&dev_out[k], max_cases * sizeof(u64)), "cudaMalloc");
-  }
-  check(cudaMalloc(&scratch, max_cases * sizeof(u64)), "cudaMalloc");
-  for (int f = 0; f < (int)(sizeof(forms) / sizeof(forms[0])); ++f) {
-    const Form& form = forms[f];
-    int n = make_cases(form, host_in);
-    for (int k = 0; k < 4; ++k)
-      check(cudaMemcpy(dev_in[k], host_in[k], n * sizeof(u64), cudaMemcpyHostToDevice), "cudaMemcpy");
-    run<<<(n + 127) / 128, 128>>>(f, n, dev_in[0], dev_in[1], dev_in[2], dev_in[3], dev_out[0], dev_out[1],
-                                  scratch);
-    check(cudaGetLastError(), form.name);
-    check(cudaDeviceSynchronize(), form.name);
-    for (int k = 0; k < 2; ++k)
-      check(cudaMemcpy(host_out[k], dev_out[k], n * sizeof(u64), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    for (int i = 0; i < n; ++i) {
-      printf("%s%s", form.tag, form.name);
-      for (int k = 0; k < form.inputs; ++k) printf(" %0*llx", form.width[k], host_in[k][i]);
-      printf(" ->");
-      for (int k = 0; k < form.outputs; ++k) printf(" %0*llx", form.width[form.inputs + k], host_out[k][i]);
-      printf("\n");
-    }
-  }
-  return 0;
-}
+int main() { return run_forms(forms, (int)(sizeof(forms) / sizeof(forms[0])), domains, run); }

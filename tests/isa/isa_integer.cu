@@ -3,14 +3,9 @@
 // Every form runs over edge-case inputs, one thread per case; each line prints the form,
 // the inputs and the results as hex bits (predicates as 0/1). expected/isa_integer.out is what
 // a GPU printed; lines tagged approx(...) compare within that bound (tests/isa/compare.py).
-#include <cstdio>
-#include <cstdlib>
-
-#include <cuda_runtime.h>
+#include "isa_harness.h"
 
 #pragma nv_diag_suppress 550  // the inputs a form does not read
-
-typedef unsigned long long u64;
 static const u64 dom_u16[] = {0x0ull, 0x1ull, 0x2ull, 0x7full, 0x80ull, 0xffull, 0x100ull, 0x7fffull, 0x8000ull, 0x8001ull, 0xfffeull, 0xffffull, 0xf9b4ull, 0x91d9ull, 0x8142ull, 0x3ceaull, 0xa05full, 0x6276ull};
 static const int dom_u16_leading = 12;
 static const u64 dom_u32[] = {0x0ull, 0x1ull, 0x2ull, 0x3ull, 0x80ull, 0xffull, 0xffffull, 0x10000ull, 0x7ffffffeull, 0x7fffffffull, 0x80000000ull, 0x80000001ull, 0xfffffffeull, 0xffffffffull, 0xffff8000ull, 0x1000001ull, 0x7full, 0x100ull, 0x7fffull, 0x8000ull, 0xffffff80ull, 0xffffffull, 0x55555555ull, 0xaaaaaaaaull, 0xab13dfaeull, 0x9dfb369bull, 0x944fe0cull, 0xff9bb51ull, 0xa0c5154eull, 0x6301bbfcull, 0xcdde8d51ull, 0x47a8387ull, 0x2bd8a1e6ull, 0x6fced11dull};
@@ -985,10 +980,6 @@ __global__ void run(int form, int n, const u64* in0, const u64* in1, const u64* 
   out1[i] = o1;
 }
 
-struct Domain { const u64* values; int count; int leading; };
-struct Form { const char* name; const char* tag; int inputs; int domain[4]; int outputs; int width[6]; };
-
-#define VALUES(d) {d, (int)(sizeof(d) / sizeof(d[0])), d##_leading}
 static const Domain domains[] = {VALUES(dom_u16), VALUES(dom_u32), VALUES(dom_u64)};
 static const Form forms[] = {
     {"add.s32", "", 2, {1, 1}, 1, {8, 8, 8}},
@@ -1102,73 +1093,4 @@ static const Form forms[] = {
     {"max.relu.s32", "", 2, {1, 1}, 1, {8, 8, 8}},
 };
 
-static unsigned next_random(unsigned long long* state) {
-  *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-  return (unsigned)(*state >> 33);
-}
-
-// The cases of one form: every value of a one-operand form's domain; every pair of the
-// leading values of two domains plus 64 random pairs; 256 random tuples for more.
-static int make_cases(const Form& f, u64* in[4]) {
-  int n = 0;
-  unsigned long long state = 12345;
-  const Domain* d[4];
-  for (int k = 0; k < f.inputs; ++k) d[k] = &domains[f.domain[k]];
-  if (f.inputs == 1) {
-    for (int i = 0; i < d[0]->count; ++i) in[0][n++] = d[0]->values[i];
-    return n;
-  }
-  int random_cases = 256;
-  if (f.inputs == 2) {
-    for (int i = 0; i < d[0]->leading; ++i)
-      for (int j = 0; j < d[1]->leading; ++j) {
-        in[0][n] = d[0]->values[i];
-        in[1][n++] = d[1]->values[j];
-      }
-    random_cases = 64;
-  }
-  for (int c = 0; c < random_cases; ++c, ++n)
-    for (int k = 0; k < f.inputs; ++k) in[k][n] = d[k]->values[next_random(&state) % d[k]->count];
-  return n;
-}
-
-static void check(cudaError_t e, const char* what) {
-  if (e != cudaSuccess) {
-    printf("%s: %s\n", what, cudaGetErrorString(e));
-    exit(1);
-  }
-}
-
-int main() {
-  const int max_cases = 1024;
-  u64 *host_in[4], *host_out[2], *dev_in[4], *dev_out[2], *scratch;
-  for (int k = 0; k < 4; ++k) {
-    host_in[k] = (u64*)calloc(max_cases, sizeof(u64));
-    check(cudaMalloc(&dev_in[k], max_cases * sizeof(u64)), "cudaMalloc");
-  }
-  for (int k = 0; k < 2; ++k) {
-    host_out[k] = (u64*)calloc(max_cases, sizeof(u64));
-    check(cudaMalloc(&dev_out[k], max_cases * sizeof(u64)), "cudaMalloc");
-  }
-  check(cudaMalloc(&scratch, max_cases * sizeof(u64)), "cudaMalloc");
-  for (int f = 0; f < (int)(sizeof(forms) / sizeof(forms[0])); ++f) {
-    const Form& form = forms[f];
-    int n = make_cases(form, host_in);
-    for (int k = 0; k < 4; ++k)
-      check(cudaMemcpy(dev_in[k], host_in[k], n * sizeof(u64), cudaMemcpyHostToDevice), "cudaMemcpy");
-    run<<<(n + 127) / 128, 128>>>(f, n, dev_in[0], dev_in[1], dev_in[2], dev_in[3], dev_out[0], dev_out[1],
-                                  scratch);
-    check(cudaGetLastError(), form.name);
-    check(cudaDeviceSynchronize(), form.name);
-    for (int k = 0; k < 2; ++k)
-      check(cudaMemcpy(host_out[k], dev_out[k], n * sizeof(u64), cudaMemcpyDeviceToHost), "cudaMemcpy");
-    for (int i = 0; i < n; ++i) {
-      printf("%s%s", form.tag, form.name);
-      for (int k = 0; k < form.inputs; ++k) printf(" %0*llx", form.width[k], host_in[k][i]);
-      printf(" ->");
-      for (int k = 0; k < form.outputs; ++k) printf(" %0*llx", form.width[form.inputs + k], host_out[k][i]);
-      printf("\n");
-    }
-  }
-  return 0;
-}
+int main() { return run_forms(forms, (int)(sizeof(forms) / sizeof(forms[0])), domains, run); }
