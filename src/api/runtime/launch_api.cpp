@@ -18,7 +18,7 @@ exec::Dim3 to_dim3(dim3 d) { return exec::Dim3{d.x, d.y, d.z}; }
 
 cudaError_t launch(const core::Kernel* kernel, dim3 grid, dim3 block, void** args, size_t shared_bytes,
                    bool cooperative = false) {
-  if (auto error = runtime::sticky(); error != cudaSuccess) return runtime::record(error);
+  CUCPU_RETURN_IF_STICKY();
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   auto launched = core::launch_kernel(
       *kernel, core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args, cooperative});

@@ -12,7 +12,7 @@ using namespace cucpu;
 extern "C" {
 
 cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
-  if (auto error = runtime::sticky(); error != cudaSuccess) return runtime::record(error);
+  CUCPU_RETURN_IF_STICKY();
   switch (limit) {
     case cudaLimitPrintfFifoSize:
       exec::set_device_output_capacity(value);

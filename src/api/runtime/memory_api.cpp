@@ -16,14 +16,9 @@ using namespace cucpu;
 
 namespace {
 
-#define RETURN_IF_STICKY()                                                        \
-  do {                                                                            \
-    if (cudaError_t sticky_ = runtime::sticky(); sticky_ != cudaSuccess) return runtime::record(sticky_); \
-  } while (0)
-
 cudaError_t allocate(void** pointer, size_t size, core::MemoryKind kind) {
   if (!pointer) return runtime::record(cudaErrorInvalidValue);
-  RETURN_IF_STICKY();
+  CUCPU_RETURN_IF_STICKY();
   auto block = core::memory().allocate(size, kind);
   if (!block) {
     *pointer = nullptr;
@@ -34,7 +29,7 @@ cudaError_t allocate(void** pointer, size_t size, core::MemoryKind kind) {
 }
 
 cudaError_t release(void* pointer, std::initializer_list<core::MemoryKind> kinds) {
-  RETURN_IF_STICKY();
+  CUCPU_RETURN_IF_STICKY();
   if (!pointer) return cudaSuccess;
   auto released = core::memory().release(pointer, kinds);
   return released ? cudaSuccess : runtime::record(released.error());
@@ -44,7 +39,7 @@ bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && ki
 
 cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
   exec::flush_device_output();  // a blocking copy synchronises: device printf output appears
-  RETURN_IF_STICKY();
+  CUCPU_RETURN_IF_STICKY();
   if (!valid_kind(kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return runtime::record(cudaErrorInvalidValue);
@@ -66,7 +61,7 @@ cudaError_t symbol_storage(const void* symbol, void** address, size_t* size) {
 cudaError_t copy_symbol(const void* symbol, size_t count, size_t offset, void* host, bool to_symbol,
                         cudaMemcpyKind kind) {
   exec::flush_device_output();
-  RETURN_IF_STICKY();
+  CUCPU_RETURN_IF_STICKY();
   if (!valid_kind(kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
   void* address = nullptr;
   size_t size = 0;
@@ -127,7 +122,7 @@ cudaError_t CUDARTAPI cudaMemcpy_ptds(void* dst, const void* src, size_t count, 
 }
 
 cudaError_t CUDARTAPI cudaMemset(void* devPtr, int value, size_t count) {
-  RETURN_IF_STICKY();
+  CUCPU_RETURN_IF_STICKY();
   if (count == 0) return cudaSuccess;
   if (!core::memory().contains_range(devPtr, count)) return runtime::record(cudaErrorInvalidValue);
   std::memset(devPtr, value, count);

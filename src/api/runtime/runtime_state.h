@@ -17,8 +17,14 @@ cudaError_t record(cudaError_t error);
 cudaError_t record(const Error& error);
 
 // The sticky device error, if the device is broken (see core/sticky_error.h), else success.
-// Entry points that touch the device start with `if (auto e = sticky(); e) return record(e);`.
+// Entry points that touch the device start with CUCPU_RETURN_IF_STICKY().
 cudaError_t sticky();
+
+#define CUCPU_RETURN_IF_STICKY()                                                            \
+  do {                                                                                      \
+    if (cudaError_t sticky_ = ::cucpu::runtime::sticky(); sticky_ != cudaSuccess)          \
+      return ::cucpu::runtime::record(sticky_);                                             \
+  } while (0)
 
 cudaError_t take_last_error();  // cudaGetLastError: returns and clears
 cudaError_t peek_last_error();  // cudaPeekAtLastError
