@@ -30,7 +30,9 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string_view>
 #include <span>
 
 #include "fatbin/decompress.h"
@@ -202,6 +204,49 @@ Result<std::vector<Entry>> read_wrapped(const void* wrapper) {
     return invalid(fmt::format("fatbin wrapper magic {:#010x}, expected {:#010x}", static_cast<uint32_t>(header.magic),
                                static_cast<uint32_t>(kWrapperMagic)));
   return read_entries(header.data, SIZE_MAX);
+}
+
+namespace {
+
+// libcudadevrt, which nvcc links into every -rdc program: its PTX defines the device
+// runtime API (cudaGetParameterBuffer, __cudaCDP2LaunchDeviceV2, ...) on top of driver
+// internals that only a GPU has. cucpu provides those functions itself (exec), so this
+// object is left out of the link. It is recognised by what its PTX defines.
+bool is_device_runtime_library(const std::vector<Entry>& entries) {
+  constexpr std::string_view kDefinition = ".visible .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2(";
+  return std::any_of(entries.begin(), entries.end(), [&](const Entry& entry) {
+    std::string_view text(reinterpret_cast<const char*>(entry.data.data()), entry.data.size());
+    return entry.kind == EntryKind::Ptx && text.find(kDefinition) != std::string_view::npos;
+  });
+}
+
+}  // namespace
+
+Result<std::vector<std::string>> select_wrapper_ptx(const void* wrapper, uint32_t arch) {
+  auto entries = read_wrapped(wrapper);
+  if (!entries) return entries.error();
+  Wrapper header;
+  std::memcpy(&header, wrapper, sizeof header);
+  std::vector<std::string> texts;
+  if (header.version == kLinkWrapperVersion && header.filename_or_fatbins != nullptr) {
+    // Bounded: an object file count far beyond any real link means a corrupt array.
+    constexpr size_t kMaxLinkedObjects = 1 << 16;
+    auto* objects = static_cast<const void* const*>(header.filename_or_fatbins);
+    for (size_t i = 0; objects[i] != nullptr; ++i) {
+      if (i == kMaxLinkedObjects) return invalid("the -rdc link's object list has no end");
+      auto object_entries = read_entries(objects[i], SIZE_MAX);
+      if (!object_entries) return object_entries.error();
+      if (is_device_runtime_library(*object_entries)) continue;
+      auto text = select_ptx(*object_entries, arch);
+      if (!text) return text.error();
+      texts.push_back(std::move(*text));
+    }
+    if (!texts.empty()) return texts;
+  }
+  auto text = select_ptx(*entries, arch);
+  if (!text) return text.error();
+  texts.push_back(std::move(*text));
+  return texts;
 }
 
 }  // namespace cucpu::fatbin

@@ -49,8 +49,18 @@ struct Wrapper {
 constexpr int32_t kWrapperMagic = 0x466243b1;
 constexpr uint32_t kFatbinMagic = 0xBA55ED50;
 
+constexpr int32_t kWrapperVersion = 1;      // FATBINC_VERSION: data is the program's fatbin
+constexpr int32_t kLinkWrapperVersion = 2;  // FATBINC_LINK_VERSION: an -rdc link (see below)
+
 // The entries of the fatbin that a __cudaRegisterFatBinary argument (a Wrapper) points to;
 // a wrong wrapper magic is ErrorCode::InvalidImage.
 Result<std::vector<Entry>> read_wrapped(const void* wrapper);
+
+// The PTX a registered wrapper gives a device of compute capability `arch`, one text per
+// translation unit. An ordinary wrapper gives one. The wrapper of an -rdc link (nvcc's
+// crt/link.stub) carries nvlink's fatbin, machine code only, and in filename_or_fatbins a
+// null-terminated array of the prelinked objects' fatbins (in `__nv_relfatbin`): each gives
+// its PTX, and the texts are to be linked together (ptx/link.h).
+Result<std::vector<std::string>> select_wrapper_ptx(const void* wrapper, uint32_t arch);
 
 }  // namespace cucpu::fatbin

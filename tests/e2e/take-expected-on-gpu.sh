@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# take-expected-on-gpu.sh OUTDIR: builds every end-to-end test and example with nvcc
+# take-expected-on-gpu.sh OUTDIR [NAME...]: builds every end-to-end test and example (or only
+# the programs NAME...) with nvcc
 # exactly as the test harness does and runs it on the GPU of this machine, writing
 # OUTDIR/<name>.out (stdout) and <name>.rc (exit code), plus the data dumps of
 # tests/data and the instruction tests of tests/isa. This is how the expected files were made (see tests/e2e/README.md):
@@ -13,13 +14,16 @@ nvcc=${NVCC:-/usr/local/cuda/bin/nvcc}
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/DEVICE.txt"
 "$nvcc" --version | tail -2 >> "$out/DEVICE.txt"
 jobs_max=$(nproc)
+only=" ${*:2} "
 build_and_run() {  # build_and_run SOURCE NAME FLAGS...: in the background, nproc at a time
+    [[ "$only" == "  " || "$only" == *" $2 "* ]] || return 0
     while (( $(jobs -rp | wc -l) >= jobs_max )); do wait -n; done
     build_and_run_now "$@" &
 }
 build_and_run_now() {
     local src=$1 name=$2; shift 2
-    if "$nvcc" "$@" -o "$out/bin_$name" "$src" > "$out/$name.build" 2>&1; then
+    local also=$(sed -n "s|^// NVCC-ALSO: |$(dirname "$src")/|p" "$src")  # further sources
+    if "$nvcc" "$@" -o "$out/bin_$name" "$src" $also > "$out/$name.build" 2>&1; then
         "$out/bin_$name" > "$out/$name.out" 2> "$out/$name.err"
         echo $? > "$out/$name.rc"
     else
