@@ -1,4 +1,5 @@
-// The emulated device's attribute table and the host facts that replace the GPU's
+// The device profiles (the H200 table with each profile's rows replaced), the choice of
+// one through CUCPU_DEVICE, the device count, and the host facts that replace the GPU's
 // memory size and name.
 #include "core/device.h"
 
@@ -6,36 +7,118 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <array>
+#include <atomic>
+#include <charconv>
+#include <cstdio>
+#include <cstdlib>
 
 #include "exec/grid.h"
 
 namespace cucpu::core {
 namespace {
 
-struct AttributeValue {
-  int number;
-  int value;
-};
-
-constexpr AttributeValue kAttributes[] = {
+std::vector<DeviceProfile> build_profiles() {
+  std::map<int, int> base = {
 #define DEVICE_ATTRIBUTE(name, number, value) {number, value},
 #include "core/device_attributes.def"
-};
+  };
+  struct Row {
+    DeviceProfile profile;
+    std::vector<std::pair<int, int>> replaced;
+  };
+  std::vector<Row> rows = {
+#define PROFILE(sm, gpu, unit, sub_partitions, max_registers, cluster, ...) \
+  {DeviceProfile{sm, gpu, unit, sub_partitions, max_registers, cluster, {__VA_ARGS__}, {}}, {
+#define ATTRIBUTE(name, value) {static_cast<int>(DeviceAttribute::name), value},
+#define END_PROFILE() }},
+#include "core/device_profiles.def"
+  };
+  std::vector<DeviceProfile> profiles;
+  for (Row& row : rows) {
+    row.profile.attributes = base;
+    for (auto [number, value] : row.replaced) row.profile.attributes[number] = value;
+    profiles.push_back(std::move(row.profile));
+  }
+  return profiles;
+}
+
+const DeviceProfile& default_profile() { return *find_device_profile("sm_90"); }
+
+const DeviceProfile* profile_from_environment() {
+  const char* name = std::getenv("CUCPU_DEVICE");
+  if (!name || !*name) return &default_profile();
+  if (const DeviceProfile* profile = find_device_profile(name)) return profile;
+  std::string known;
+  for (const DeviceProfile& p : device_profiles()) known += fmt::format(" sm_{}", p.arch);
+  std::fprintf(stderr, "cucpu: CUCPU_DEVICE=%s is not a known profile (known:%s); using sm_90\n", name, known.c_str());
+  return &default_profile();
+}
+
+std::atomic<const DeviceProfile*>& active_profile() {
+  static std::atomic<const DeviceProfile*> profile{profile_from_environment()};
+  return profile;
+}
+
+int count_from_environment() {
+  const char* text = std::getenv("CUCPU_DEVICE_COUNT");
+  if (!text || !*text) return 1;
+  int count = 0;
+  auto [end, error] = std::from_chars(text, text + std::char_traits<char>::length(text), count);
+  if (error != std::errc{} || *end != '\0' || count < 1 || count > kMaxDevices) {
+    std::fprintf(stderr, "cucpu: CUCPU_DEVICE_COUNT=%s is not a number from 1 to %d; using 1\n", text, kMaxDevices);
+    return 1;
+  }
+  return count;
+}
 
 }  // namespace
 
-std::optional<int> device_attribute(int number) {
-  auto it = std::find_if(std::begin(kAttributes), std::end(kAttributes),
-                         [number](const AttributeValue& a) { return a.number == number; });
-  if (it == std::end(kAttributes)) return std::nullopt;
-  return it->value;
+const std::vector<DeviceProfile>& device_profiles() {
+  static const std::vector<DeviceProfile> profiles = build_profiles();
+  return profiles;
+}
+
+const DeviceProfile* find_device_profile(std::string_view name) {
+  for (std::string_view prefix : {"sm_", "compute_"})
+    if (name.substr(0, prefix.size()) == prefix) name.remove_prefix(prefix.size());
+  std::string digits(name);
+  if (digits.size() == 3 && digits[1] == '.') digits.erase(1, 1);  // "8.0"
+  for (const DeviceProfile& profile : device_profiles())
+    if (digits == std::to_string(profile.arch)) return &profile;
+  return nullptr;
+}
+
+const DeviceProfile& device_profile() { return *active_profile().load(std::memory_order_acquire); }
+
+void select_device_profile(const DeviceProfile& profile) {
+  active_profile().store(&profile, std::memory_order_release);
+}
+
+std::optional<int> device_attribute(int number, int ordinal) {
+  const auto& attributes = device_profile().attributes;
+  auto it = attributes.find(number);
+  if (it == attributes.end()) return std::nullopt;
+  // Identical devices differ only in where they sit on the bus.
+  if (number == static_cast<int>(DeviceAttribute::cudaDevAttrPciBusId)) return it->second + ordinal;
+  return it->second;
 }
 
 int device_attribute(DeviceAttribute attribute) { return device_attribute(static_cast<int>(attribute)).value_or(0); }
 
+int compute_capability_major() { return device_attribute(DeviceAttribute::cudaDevAttrComputeCapabilityMajor); }
+int compute_capability_minor() { return device_attribute(DeviceAttribute::cudaDevAttrComputeCapabilityMinor); }
+uint32_t device_arch() { return device_profile().arch; }
+
+int device_count() {
+  static const int count = count_from_environment();
+  return count;
+}
+
+bool is_valid_device(int ordinal) { return ordinal >= 0 && ordinal < device_count(); }
+
 std::string device_name() {
-  return fmt::format("cucpu CPU device (H200 profile, {} workers)", exec::GridExecutor::instance().worker_count());
+  return fmt::format("cucpu CPU device ({} profile, {} workers)", device_profile().gpu,
+                     exec::GridExecutor::instance().worker_count());
 }
 
 uint64_t total_memory_bytes() {

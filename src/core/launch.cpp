@@ -1,17 +1,20 @@
 // Kernel launch: validation with the errors a CUDA 13 GPU returns (all invalid shapes
 // are cudaErrorInvalidValue on H100/H200, see tests/e2e/launch_errors.cu), the PTX
-// parameter buffer, and the grid run on the executor.
+// parameter buffer, and the grid queued on its stream, to run on the executor.
 #include "core/launch.h"
 
 #include <fmt/format.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <string_view>
 #include <vector>
 
 #include "core/device.h"
 #include "core/occupancy.h"
 #include "core/sticky_error.h"
+#include "core/stream_engine.h"
 
 namespace cucpu::core {
 namespace {
@@ -51,10 +54,31 @@ Result<void> check_shape(const jit::KernelInfo& info, const Kernel& kernel, cons
 
 }  // namespace
 
-Result<void> launch_kernel(const Kernel& kernel, const LaunchRequest& request) {
+PreparedLaunch::PreparedLaunch(const jit::KernelInfo& info, std::string kernel_name, const LaunchRequest& request)
+    : info_(info),
+      kernel_name_(std::move(kernel_name)),
+      shape_{request.grid, request.block, static_cast<uint32_t>(request.dynamic_shared_bytes)},
+      cooperative_(request.cooperative),
+      params_((info.param_bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t) + 1) {}
+
+void PreparedLaunch::run() const {
+  exec::GridExecutor& executor = exec::GridExecutor::instance();
+  auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape_, params_.data())
+                          : executor.run_grid(info_, shape_, params_.data());
+  if (!ran) {
+    // A fault inside the kernel: the context is broken from now on, as on the GPU, and
+    // the next synchronising call reports it (kernel faults are asynchronous).
+    Error error = ran.error();
+    error.message = fmt::format("kernel {}: {}", kernel_name_, error.message);
+    std::fprintf(stderr, "cucpu: %s\n", error.message.c_str());
+    set_sticky_error(error);
+  }
+}
+
+Result<std::shared_ptr<const PreparedLaunch>> prepare_launch(const Kernel& kernel, const LaunchRequest& request) {
   auto info = modules().load_kernel(kernel);
   if (!info) return info.error();
-  if (auto checked = check_shape(**info, kernel, request); !checked) return checked;
+  if (auto checked = check_shape(**info, kernel, request); !checked) return checked.error();
   if (request.cooperative) {
     // As many blocks as the device holds at once, no more (what the GPU allows).
     const uint64_t resident =
@@ -68,32 +92,37 @@ Result<void> launch_kernel(const Kernel& kernel, const LaunchRequest& request) {
                                     request.grid.count(), resident));
   }
 
-  // The PTX parameter buffer: each argument copied to its slot. 16-byte aligned storage
-  // because .param alignments go up to 16 (and struct arguments may ask for more).
-  std::vector<std::max_align_t> storage(((*info)->param_bytes + sizeof(std::max_align_t) - 1) /
-                                            sizeof(std::max_align_t) + 1);
-  auto* buffer = reinterpret_cast<uint8_t*>(storage.data());
+  // The PTX parameter buffer: each argument copied to its slot now, so that the caller
+  // may change its arguments as soon as the launch returns.
+  auto launch = std::make_shared<PreparedLaunch>(**info, kernel.device_name, request);
   for (size_t i = 0; i < (*info)->params.size(); ++i) {
     const jit::ParamSlot& slot = (*info)->params[i];
     if (!request.args || !request.args[i])
       return make_error(ErrorCode::InvalidValue, fmt::format("argument {} of {} is missing", i, kernel.device_name));
-    std::memcpy(buffer + slot.offset, request.args[i], slot.size);
+    std::memcpy(launch->params() + slot.offset, request.args[i], slot.size);
   }
+  return std::shared_ptr<const PreparedLaunch>(std::move(launch));
+}
 
-  exec::LaunchShape shape{request.grid, request.block, static_cast<uint32_t>(request.dynamic_shared_bytes)};
-  exec::GridExecutor& executor = exec::GridExecutor::instance();
-  auto ran = request.cooperative ? executor.run_cooperative_grid(**info, shape, buffer)
-                                 : executor.run_grid(**info, shape, buffer);
-  if (!ran) {
-    // A fault inside the kernel: the context is broken from now on, as on the GPU.
-    Error error = ran.error();
-    error.message = fmt::format("kernel {}: {}", kernel.device_name, error.message);
-    std::fprintf(stderr, "cucpu: %s\n", error.message.c_str());
-    set_sticky_error(error);
-    // Kernel faults are asynchronous on the GPU: the launch itself succeeded, and the
-    // next synchronising call reports the (sticky) error.
-    return {};
-  }
+Command kernel_command(std::shared_ptr<const PreparedLaunch> launch) {
+  Command command;
+  command.kind = CommandKind::Kernel;
+  command.run = [launch = std::move(launch)] { launch->run(); };
+  return command;
+}
+
+Result<void> launch_kernel(const Kernel& kernel, const LaunchRequest& request, Stream& stream) {
+  auto launch = prepare_launch(kernel, request);
+  if (!launch) return launch.error();
+  auto queued = StreamEngine::instance().enqueue(stream, kernel_command(std::move(*launch)));
+  if (!queued) return queued.error();
+  // CUDA_LAUNCH_BLOCKING=1: every launch synchronous, for debugging (CUDA Programming
+  // Guide "CUDA Environment Variables").
+  static const bool blocking = [] {
+    const char* value = std::getenv("CUDA_LAUNCH_BLOCKING");
+    return value && std::string_view(value) == "1";
+  }();
+  if (blocking) (*queued)->wait();
   return {};
 }
 

@@ -1,10 +1,15 @@
 // Launching a kernel: check the configuration against the device and the kernel, lay
-// out the parameter buffer from the host's argument pointers, and run the grid.
+// out the parameter buffer from the host's argument pointers, and queue the grid on a
+// stream. Checking is synchronous (its errors are the launch call's); running is not.
 #pragma once
 
 #include <cstddef>
+#include <memory>
+#include <string>
+#include <vector>
 
 #include "core/module_registry.h"
+#include "core/stream.h"
 #include "exec/grid.h"
 #include "support/result.h"
 
@@ -18,8 +23,31 @@ struct LaunchRequest {
   bool cooperative = false;  // cudaLaunchCooperativeKernel: all blocks resident at once
 };
 
-// Runs the grid to completion. A configuration error is returned and leaves the device
-// as it was; an error while the grid runs becomes the device's sticky error.
-Result<void> launch_kernel(const Kernel& kernel, const LaunchRequest& request);
+// A launch that passed every check, with its own copy of the parameter buffer: it can
+// run later, on a stream's thread, and more than once (graphs).
+class PreparedLaunch {
+ public:
+  PreparedLaunch(const jit::KernelInfo& info, std::string kernel_name, const LaunchRequest& request);
+  uint8_t* params() { return reinterpret_cast<uint8_t*>(params_.data()); }
+  // Runs the grid to completion; an error while it runs becomes the device's sticky error.
+  void run() const;
+
+ private:
+  const jit::KernelInfo& info_;
+  std::string kernel_name_;
+  exec::LaunchShape shape_;
+  bool cooperative_;
+  std::vector<std::max_align_t> params_;  // 16-byte aligned: .param alignments go up to 16
+};
+
+// Checks a launch and copies its arguments. A configuration error leaves the device as it was.
+Result<std::shared_ptr<const PreparedLaunch>> prepare_launch(const Kernel& kernel, const LaunchRequest& request);
+
+// Checks a launch and queues it on `stream`; with CUDA_LAUNCH_BLOCKING=1 set in the
+// environment, returns only when it has run.
+Result<void> launch_kernel(const Kernel& kernel, const LaunchRequest& request, Stream& stream);
+
+// The stream command that runs a prepared launch.
+Command kernel_command(std::shared_ptr<const PreparedLaunch> launch);
 
 }  // namespace cucpu::core

@@ -2,8 +2,10 @@
 // "which allocation contains this address" is one upper_bound.
 #include "core/memory_registry.h"
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 
 #include <fmt/format.h>
 
@@ -14,7 +16,7 @@ MemoryRegistry& memory() {
   return *registry;
 }
 
-Result<void*> MemoryRegistry::allocate(size_t size, MemoryKind kind) {
+Result<void*> MemoryRegistry::allocate(size_t size, MemoryKind kind, int device, unsigned flags) {
   // aligned_alloc needs a multiple of the alignment; a zero-byte request still gets a
   // distinct, freeable block as on the GPU.
   size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
@@ -22,7 +24,8 @@ Result<void*> MemoryRegistry::allocate(size_t size, MemoryKind kind) {
   void* block = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
   if (!block) return make_error(ErrorCode::MemoryAllocation, fmt::format("cannot allocate {} bytes", size));
   std::lock_guard lock(mutex_);
-  allocations_[reinterpret_cast<uintptr_t>(block)] = Allocation{reinterpret_cast<uintptr_t>(block), size, kind};
+  allocations_[reinterpret_cast<uintptr_t>(block)] =
+      Allocation{reinterpret_cast<uintptr_t>(block), size, kind, device, flags};
   owned_[reinterpret_cast<uintptr_t>(block)] = true;
   return block;
 }
@@ -49,6 +52,31 @@ void MemoryRegistry::add_external(void* base, size_t size, MemoryKind kind) {
 void MemoryRegistry::remove_external(void* base) {
   std::lock_guard lock(mutex_);
   allocations_.erase(reinterpret_cast<uintptr_t>(base));
+}
+
+Result<void> MemoryRegistry::register_host(void* base, size_t size, unsigned flags, int device) {
+  const auto begin = reinterpret_cast<uintptr_t>(base);
+  std::lock_guard lock(mutex_);
+  // The first allocation ending after `begin` overlaps [begin, begin + size) if it starts before its end.
+  auto next = allocations_.upper_bound(begin);
+  if (next != allocations_.begin()) {
+    auto previous = std::prev(next);
+    if (previous->second.base + std::max<size_t>(previous->second.size, 1) > begin) next = previous;
+  }
+  if (next != allocations_.end() && next->second.base < begin + size)
+    return make_error(ErrorCode::HostMemoryAlreadyRegistered,
+                      fmt::format("[{}, +{}) overlaps memory the device already knows", base, size));
+  allocations_[begin] = Allocation{begin, size, MemoryKind::RegisteredHost, device, flags};
+  return {};
+}
+
+Result<void> MemoryRegistry::unregister_host(void* base) {
+  std::lock_guard lock(mutex_);
+  auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
+  if (it == allocations_.end() || it->second.kind != MemoryKind::RegisteredHost)
+    return make_error(ErrorCode::HostMemoryNotRegistered, fmt::format("{} was not registered", base));
+  allocations_.erase(it);
+  return {};
 }
 
 std::optional<Allocation> MemoryRegistry::find(const void* address) const {

@@ -14,12 +14,15 @@
 
 namespace cucpu::core {
 
-enum class MemoryKind { Device, PinnedHost, Managed, ModuleVariable };
+// RegisteredHost: a program's own memory page-locked by cudaHostRegister (not ours to free).
+enum class MemoryKind { Device, PinnedHost, Managed, ModuleVariable, RegisteredHost };
 
 struct Allocation {
   uintptr_t base = 0;
   size_t size = 0;
   MemoryKind kind = MemoryKind::Device;
+  int device = 0;      // the device current when it was allocated (pointer attributes)
+  unsigned flags = 0;  // cudaHostAlloc / cudaHostRegister / cudaMallocManaged flags
 };
 
 class MemoryRegistry {
@@ -27,13 +30,18 @@ class MemoryRegistry {
   // cudaMalloc's alignment: every allocation starts on a 256-byte boundary.
   static constexpr size_t kAlignment = 256;
 
-  Result<void*> allocate(size_t size, MemoryKind kind);
+  Result<void*> allocate(size_t size, MemoryKind kind, int device = 0, unsigned flags = 0);
   // Frees an allocation made by allocate() with one of the given kinds; anything else
   // (unknown pointer, interior pointer, wrong kind) is InvalidValue and frees nothing.
   Result<void> release(void* pointer, std::initializer_list<MemoryKind> kinds);
   // Records storage owned elsewhere (module variables) so that it counts as device memory.
   void add_external(void* base, size_t size, MemoryKind kind);
   void remove_external(void* base);
+  // cudaHostRegister: records [base, base + size) unless it overlaps a known allocation
+  // (HostMemoryAlreadyRegistered); cudaHostUnregister takes the same base back
+  // (HostMemoryNotRegistered otherwise).
+  Result<void> register_host(void* base, size_t size, unsigned flags, int device);
+  Result<void> unregister_host(void* base);
   // The allocation containing address, if any.
   std::optional<Allocation> find(const void* address) const;
   // Whether [address, address + size) lies inside one allocation.

@@ -12,6 +12,7 @@
 #include "core/memory_registry.h"
 #include "exec/grid.h"
 #include "fatbin/fatbin.h"
+#include "ptx/link.h"
 #include "ptx/parse.h"
 #include "support/log.h"
 
@@ -24,15 +25,18 @@ ModuleRegistry& modules() {
 
 Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto started = std::chrono::steady_clock::now();
-  auto* wrapper = static_cast<const fatbin::Wrapper*>(wrapper_);
-  if (wrapper->magic != fatbin::kWrapperMagic)
-    return make_error(ErrorCode::InvalidImage, fmt::format("fatbin wrapper magic {:#x} is not {:#x}",
-                                                           static_cast<uint32_t>(wrapper->magic), fatbin::kWrapperMagic));
-  auto entries = fatbin::read_entries(wrapper->data, SIZE_MAX);
-  if (!entries) return entries.error();
-  auto ptx_text = fatbin::select_ptx(*entries, kArch);
-  if (!ptx_text) return ptx_text.error();
-  auto module = ptx::parse(*ptx_text, "ptx");
+  auto texts = fatbin::select_wrapper_ptx(wrapper_, device_arch());
+  if (!texts) return texts.error();
+  std::vector<ptx::Module> units;
+  size_t ptx_bytes = 0;
+  for (size_t i = 0; i < texts->size(); ++i) {
+    // An -rdc program's messages name the translation unit: its PTX is one of several.
+    auto unit = ptx::parse((*texts)[i], texts->size() == 1 ? "ptx" : fmt::format("ptx (translation unit {})", i));
+    if (!unit) return unit.error();
+    units.push_back(std::move(*unit));
+    ptx_bytes += (*texts)[i].size();
+  }
+  auto module = ptx::link_modules(std::move(units));
   if (!module) return module.error();
   auto parsed = std::chrono::steady_clock::now();
   jit::CompileOptions options;
@@ -40,8 +44,8 @@ Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto compiled = jit::compile_module(*module, options);
   auto done = std::chrono::steady_clock::now();
   using ms = std::chrono::duration<double, std::milli>;
-  log::debug(log::Category::Jit, "module {}: {} bytes of PTX, parse {:.1f} ms, compile {:.1f} ms", wrapper_,
-             ptx_text->size(), ms(parsed - started).count(), ms(done - parsed).count());
+  log::debug(log::Category::Jit, "module {}: {} bytes of PTX in {} unit(s), parse {:.1f} ms, compile {:.1f} ms",
+             wrapper_, ptx_bytes, texts->size(), ms(parsed - started).count(), ms(done - parsed).count());
   return compiled;
 }
 
@@ -69,7 +73,8 @@ void FatbinModule::publish_variables() {
   for (Variable* variable : variables_) {
     const jit::GlobalInfo* info = compiled_->find_global(variable->device_name);
     if (!info) continue;
-    memory().add_external(info->address, info->size, MemoryKind::ModuleVariable);
+    memory().add_external(info->address, info->size,
+                          variable->managed ? MemoryKind::Managed : MemoryKind::ModuleVariable);
     if (variable->managed && variable->managed_host_pointer) *variable->managed_host_pointer = info->address;
   }
 }

@@ -27,6 +27,7 @@ struct Kernel {
   // Set by cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
   int max_dynamic_shared_bytes = 48 * 1024;
   int preferred_shared_carveout = -1;
+  int cache_config = 0;  // cudaFuncSetCacheConfig (cudaFuncCache): the occupancy rules read it
 };
 
 // A __device__/__constant__/__managed__ variable as the host knows it.

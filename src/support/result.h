@@ -14,6 +14,7 @@ namespace cucpu {
 // What went wrong, in terms the API layers can map to cudaError_t / CUresult in one place.
 enum class ErrorCode {
   InvalidValue,           // a bad argument
+  InvalidPitchValue,      // a pitch narrower than the row it holds, or above the device's maximum
   InvalidPtx,             // PTX that does not parse or check
   InvalidImage,           // a malformed fatbin
   NoKernelImage,          // a fatbin with nothing cucpu can run (no PTX)
@@ -22,11 +23,22 @@ enum class ErrorCode {
   LaunchOutOfResources,   // a launch asking for more than the kernel allows (launch bounds)
   CooperativeLaunchTooLarge,  // a cooperative grid larger than the device holds at once
   MemoryAllocation,       // out of (host) memory
+  HostMemoryAlreadyRegistered,  // cudaHostRegister over memory the device knows already
+  HostMemoryNotRegistered,      // cudaHostUnregister of memory that was not registered
+  PeerAccessAlreadyEnabled,     // cudaDeviceEnablePeerAccess twice
+  PeerAccessNotEnabled,         // cudaDeviceDisablePeerAccess without enabling
   NotSupported,           // a feature cucpu does not implement yet
   LaunchFailure,          // a kernel failed while it ran
   IllegalAddress,         // a kernel touched memory it cannot (SIGSEGV/SIGBUS), or overflowed its stack
   MisalignedAddress,      // a kernel made a misaligned access (SIGBUS BUS_ADRALN)
   Assert,                 // a device-side assert() failed
+  NotReady,               // stream work that has not finished (a query's answer, not a failure)
+  InvalidResourceHandle,  // a stream or event handle that is not (or no longer) valid for the call
+  NotPermitted,           // a call made where it may not be (CUDA from a stream's host function)
+  IllegalState,           // a call out of order (ending a capture that never began)
+  StreamCaptureUnsupported,  // an operation a capturing stream cannot take (synchronising it)
+  StreamCaptureUnmatched,    // a capture ended on a stream other than the one it began on
+  GraphExecUpdateFailure,    // cudaGraphExecUpdate with a graph of another shape
   Unknown,
 };
 

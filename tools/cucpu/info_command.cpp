@@ -11,8 +11,9 @@ int print_device_info() {
   using A = core::DeviceAttribute;
   auto attr = [](A a) { return core::device_attribute(a); };
   fmt::print("device 0: {}\n", core::device_name());
-  fmt::print("  compute capability   {}.{} (PTX up to compute_{} is used)\n", core::kComputeCapabilityMajor,
-             core::kComputeCapabilityMinor, core::kArch);
+  fmt::print("  compute capability   {}.{} (PTX up to compute_{} is used; CUCPU_DEVICE=sm_XX chooses another)\n",
+             core::compute_capability_major(), core::compute_capability_minor(), core::device_arch());
+  fmt::print("  devices              {} (CUCPU_DEVICE_COUNT)\n", core::device_count());
   fmt::print("  multiprocessors      {} (emulated); {} worker threads run the blocks\n",
              attr(A::cudaDevAttrMultiProcessorCount), exec::GridExecutor::instance().worker_count());
   fmt::print("  global memory        {:.1f} GiB (the host's memory)\n",

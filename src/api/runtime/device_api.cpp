@@ -1,5 +1,6 @@
-// The device as the runtime API shows it: one device, ordinal 0, whose properties and
-// attributes come from the emulated profile (core/device.h).
+// The device as the runtime API shows it: properties and attributes from the emulated
+// profile (core/device.h), synchronisation, reset, versions. Choosing a device is
+// device_selection_api.cpp.
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
@@ -7,8 +8,11 @@
 
 #include "api/runtime/runtime_state.h"
 #include "core/device.h"
+#include "core/device_settings.h"
 #include "core/memory_registry.h"
 #include "core/sticky_error.h"
+#include "core/stream_engine.h"
+#include "exec/device_limits.h"
 #include "exec/device_printf.h"
 #include "exec/grid.h"
 
@@ -17,11 +21,9 @@ using A = core::DeviceAttribute;
 
 namespace {
 
-thread_local int current_device = 0;
-
 int attribute(A a) { return core::device_attribute(a); }
 
-void fill_properties(cudaDeviceProp* p) {
+void fill_properties(cudaDeviceProp* p, int device) {
   *p = cudaDeviceProp{};
   std::snprintf(p->name, sizeof(p->name), "%s", core::device_name().c_str());
   p->totalGlobalMem = core::total_memory_bytes();
@@ -76,49 +78,76 @@ void fill_properties(cudaDeviceProp* p) {
   p->memoryPoolsSupported = attribute(A::cudaDevAttrMemoryPoolsSupported);
   p->clusterLaunch = attribute(A::cudaDevAttrClusterLaunch);
   p->hostNumaId = -1;
+  p->pciBusID = core::device_attribute(static_cast<int>(A::cudaDevAttrPciBusId), device).value_or(0);
+  p->pciDeviceID = attribute(A::cudaDevAttrPciDeviceId);
+  p->pciDomainID = attribute(A::cudaDevAttrPciDomainId);
+  p->surfaceAlignment = attribute(A::cudaDevAttrSurfaceAlignment);
+  p->maxTexture1D = attribute(A::cudaDevAttrMaxTexture1DWidth);
+  p->maxTexture1DMipmap = attribute(A::cudaDevAttrMaxTexture1DMipmappedWidth);
+  p->maxTexture2D[0] = attribute(A::cudaDevAttrMaxTexture2DWidth);
+  p->maxTexture2D[1] = attribute(A::cudaDevAttrMaxTexture2DHeight);
+  p->maxTexture2DMipmap[0] = attribute(A::cudaDevAttrMaxTexture2DMipmappedWidth);
+  p->maxTexture2DMipmap[1] = attribute(A::cudaDevAttrMaxTexture2DMipmappedHeight);
+  p->maxTexture2DLinear[0] = attribute(A::cudaDevAttrMaxTexture2DLinearWidth);
+  p->maxTexture2DLinear[1] = attribute(A::cudaDevAttrMaxTexture2DLinearHeight);
+  p->maxTexture2DLinear[2] = attribute(A::cudaDevAttrMaxTexture2DLinearPitch);
+  p->maxTexture2DGather[0] = attribute(A::cudaDevAttrMaxTexture2DGatherWidth);
+  p->maxTexture2DGather[1] = attribute(A::cudaDevAttrMaxTexture2DGatherHeight);
+  p->maxTexture3D[0] = attribute(A::cudaDevAttrMaxTexture3DWidth);
+  p->maxTexture3D[1] = attribute(A::cudaDevAttrMaxTexture3DHeight);
+  p->maxTexture3D[2] = attribute(A::cudaDevAttrMaxTexture3DDepth);
+  p->maxTexture3DAlt[0] = attribute(A::cudaDevAttrMaxTexture3DWidthAlt);
+  p->maxTexture3DAlt[1] = attribute(A::cudaDevAttrMaxTexture3DHeightAlt);
+  p->maxTexture3DAlt[2] = attribute(A::cudaDevAttrMaxTexture3DDepthAlt);
+  p->maxTextureCubemap = attribute(A::cudaDevAttrMaxTextureCubemapWidth);
+  p->maxTexture1DLayered[0] = attribute(A::cudaDevAttrMaxTexture1DLayeredWidth);
+  p->maxTexture1DLayered[1] = attribute(A::cudaDevAttrMaxTexture1DLayeredLayers);
+  p->maxTexture2DLayered[0] = attribute(A::cudaDevAttrMaxTexture2DLayeredWidth);
+  p->maxTexture2DLayered[1] = attribute(A::cudaDevAttrMaxTexture2DLayeredHeight);
+  p->maxTexture2DLayered[2] = attribute(A::cudaDevAttrMaxTexture2DLayeredLayers);
+  p->maxTextureCubemapLayered[0] = attribute(A::cudaDevAttrMaxTextureCubemapLayeredWidth);
+  p->maxTextureCubemapLayered[1] = attribute(A::cudaDevAttrMaxTextureCubemapLayeredLayers);
+  p->maxSurface1D = attribute(A::cudaDevAttrMaxSurface1DWidth);
+  p->maxSurface2D[0] = attribute(A::cudaDevAttrMaxSurface2DWidth);
+  p->maxSurface2D[1] = attribute(A::cudaDevAttrMaxSurface2DHeight);
+  p->maxSurface3D[0] = attribute(A::cudaDevAttrMaxSurface3DWidth);
+  p->maxSurface3D[1] = attribute(A::cudaDevAttrMaxSurface3DHeight);
+  p->maxSurface3D[2] = attribute(A::cudaDevAttrMaxSurface3DDepth);
+  p->maxSurface1DLayered[0] = attribute(A::cudaDevAttrMaxSurface1DLayeredWidth);
+  p->maxSurface1DLayered[1] = attribute(A::cudaDevAttrMaxSurface1DLayeredLayers);
+  p->maxSurface2DLayered[0] = attribute(A::cudaDevAttrMaxSurface2DLayeredWidth);
+  p->maxSurface2DLayered[1] = attribute(A::cudaDevAttrMaxSurface2DLayeredHeight);
+  p->maxSurface2DLayered[2] = attribute(A::cudaDevAttrMaxSurface2DLayeredLayers);
+  p->maxSurfaceCubemap = attribute(A::cudaDevAttrMaxSurfaceCubemapWidth);
+  p->maxSurfaceCubemapLayered[0] = attribute(A::cudaDevAttrMaxSurfaceCubemapLayeredWidth);
+  p->maxSurfaceCubemapLayered[1] = attribute(A::cudaDevAttrMaxSurfaceCubemapLayeredLayers);
 }
 
 }  // namespace
 
 extern "C" {
 
-cudaError_t CUDARTAPI cudaGetDeviceCount(int* count) {
-  if (!count) return runtime::record(cudaErrorInvalidValue);
-  *count = core::kDeviceCount;
-  return cudaSuccess;
-}
-
-cudaError_t CUDARTAPI cudaGetDevice(int* device) {
-  if (!device) return runtime::record(cudaErrorInvalidValue);
-  *device = current_device;
-  return cudaSuccess;
-}
-
-cudaError_t CUDARTAPI cudaSetDevice(int device) {
-  if (device < 0 || device >= core::kDeviceCount) return runtime::record(cudaErrorInvalidDevice);
-  current_device = device;
-  return cudaSuccess;
-}
-
 cudaError_t CUDARTAPI cudaGetDeviceProperties(struct cudaDeviceProp* prop, int device) {
   if (!prop) return runtime::record(cudaErrorInvalidValue);
-  if (device < 0 || device >= core::kDeviceCount) return runtime::record(cudaErrorInvalidDevice);
-  fill_properties(prop);
+  if (!runtime::valid_device(device)) return runtime::record(cudaErrorInvalidDevice);
+  fill_properties(prop, device);
   return cudaSuccess;
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr attr, int device) {
   if (!value) return runtime::record(cudaErrorInvalidValue);
-  if (device < 0 || device >= core::kDeviceCount) return runtime::record(cudaErrorInvalidDevice);
-  auto found = core::device_attribute(static_cast<int>(attr));
+  if (!runtime::valid_device(device)) return runtime::record(cudaErrorInvalidDevice);
+  auto found = core::device_attribute(static_cast<int>(attr), device);
   if (!found) return runtime::record(cudaErrorInvalidValue);
   *value = *found;
   return cudaSuccess;
 }
 
-// Every launch has finished when it returns, so there is nothing to wait for but the
-// sticky error of a failed grid, and the device's printf output to show.
+// Waits for the work of every stream of every host thread, then shows the device's
+// printf output and reports the sticky error of a failed grid.
 cudaError_t CUDARTAPI cudaDeviceSynchronize(void) {
+  if (core::in_host_function()) return runtime::record(cudaErrorNotPermitted);
+  core::StreamEngine::instance().synchronize_all();
   exec::flush_device_output();
   return runtime::record(runtime::sticky());
 }
@@ -126,9 +155,13 @@ cudaError_t CUDARTAPI cudaDeviceSynchronize(void) {
 // Destroys the device's state: every allocation, and the sticky error. Modules stay
 // compiled; their variables keep their values (a known difference, see README).
 cudaError_t CUDARTAPI cudaDeviceReset(void) {
+  if (core::in_host_function()) return runtime::record(cudaErrorNotPermitted);
+  core::StreamEngine::instance().synchronize_all();  // queued work must not touch freed memory
   exec::flush_device_output();
   core::memory().release_all();
   core::clear_sticky_error();
+  core::reset_device_settings(runtime::current_device());
+  exec::reset_device_limits();  // stack, printf FIFO and malloc heap back to their defaults
   return cudaSuccess;
 }
 

@@ -1,29 +1,95 @@
 // Kernel launches: the <<<...>>> configuration stack, __cudaGetKernel/__cudaLaunchKernel
-// (what nvcc 13's stubs call) and cudaLaunchKernel. Launches run to completion before
-// they return (streams are not concurrent yet), so they are trivially in order.
+// (what nvcc 13's stubs call), cudaLaunchKernel, cudaLaunchCooperativeKernel and
+// cudaLaunchKernelEx(C). A launch is checked here and queued on its stream
+// (core/launch.h); the _ptsz forms are --default-stream per-thread's, where NULL is the
+// calling thread's default stream.
 #include <cuda_runtime_api.h>
 
 #include <fmt/format.h>
 
 #include "api/runtime/runtime_state.h"
+#include "api/runtime/stream_handle.h"
 #include "core/device.h"
+#include "core/event.h"
 #include "core/launch.h"
 #include "core/occupancy.h"
 
 using namespace cucpu;
+using runtime::NullStream;
 
 namespace {
 
 exec::Dim3 to_dim3(dim3 d) { return exec::Dim3{d.x, d.y, d.z}; }
 
+struct LaunchOptions {
+  bool cooperative = false;
+  // Events that cudaLaunchKernelEx asks to fire once the kernel has started or may be
+  // depended on; recorded after the kernel, which is never earlier than the GPU fires them.
+  std::vector<core::Event*> events_after;
+};
+
 cudaError_t launch(const core::Kernel* kernel, dim3 grid, dim3 block, void** args, size_t shared_bytes,
-                   bool cooperative = false) {
+                   cudaStream_t stream_handle, NullStream null_stream, const LaunchOptions& options = {}) {
   CUCPU_RETURN_IF_STICKY();
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
+  core::Stream* stream = runtime::to_stream(stream_handle, null_stream);
+  if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   auto launched = core::launch_kernel(
-      *kernel, core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args, cooperative});
+      *kernel, core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args, options.cooperative}, *stream);
   if (!launched) return runtime::record(launched.error());
+  for (core::Event* event : options.events_after)
+    if (auto recorded = event->record(*stream); !recorded) return runtime::record(recorded.error());
   return cudaSuccess;
+}
+
+cudaError_t not_supported(const std::string& what) {
+  std::fprintf(stderr, "cucpu: cudaLaunchKernelEx: %s is not supported yet\n", what.c_str());
+  return runtime::record(cudaErrorNotSupported);
+}
+
+// cudaLaunchKernelEx's attributes: cooperative launches and events are honoured; what
+// only tunes performance on a GPU is accepted; the rest is refused by name.
+cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void** args, NullStream null_stream) {
+  if (!config || (config->numAttrs > 0 && !config->attrs)) return runtime::record(cudaErrorInvalidValue);
+  LaunchOptions options;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const cudaLaunchAttribute& attribute = config->attrs[i];
+    switch (attribute.id) {
+      case cudaLaunchAttributeCooperative: options.cooperative = attribute.val.cooperative != 0; break;
+      case cudaLaunchAttributeClusterDimension: {
+        const auto& c = attribute.val.clusterDim;
+        if (c.x * c.y * c.z > 1) return not_supported(fmt::format("a cluster of {}x{}x{} blocks", c.x, c.y, c.z));
+        break;
+      }
+      case cudaLaunchAttributeProgrammaticEvent:
+      case cudaLaunchAttributeLaunchCompletionEvent: {
+        cudaEvent_t handle = attribute.id == cudaLaunchAttributeProgrammaticEvent
+                                 ? attribute.val.programmaticEvent.event
+                                 : attribute.val.launchCompletionEvent.event;
+        if (!core::is_event(handle)) return runtime::record(cudaErrorInvalidResourceHandle);
+        options.events_after.push_back(reinterpret_cast<core::Event*>(handle));
+        break;
+      }
+      case cudaLaunchAttributeDeviceUpdatableKernelNode:
+        return not_supported("cudaLaunchAttributeDeviceUpdatableKernelNode (graphs only)");
+      // Hints: a kernel that runs after its predecessor in full is a valid schedule for
+      // programmatic stream serialization, and the rest steer caches, priorities and placement.
+      case cudaLaunchAttributeIgnore:
+      case cudaLaunchAttributeAccessPolicyWindow:
+      case cudaLaunchAttributeSynchronizationPolicy:
+      case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+      case cudaLaunchAttributeProgrammaticStreamSerialization:
+      case cudaLaunchAttributePriority:
+      case cudaLaunchAttributeMemSyncDomainMap:
+      case cudaLaunchAttributeMemSyncDomain:
+      case cudaLaunchAttributePreferredClusterDimension:
+      case cudaLaunchAttributePreferredSharedMemoryCarveout:
+      case cudaLaunchAttributeNvlinkUtilCentricScheduling: break;
+      default: return not_supported(fmt::format("launch attribute {}", static_cast<int>(attribute.id)));
+    }
+  }
+  return launch(core::modules().find_kernel(func), config->gridDim, config->blockDim, args, config->dynamicSmemBytes,
+                config->stream, null_stream, options);
 }
 
 }  // namespace
@@ -56,35 +122,44 @@ cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t* kernel, const void* function
 
 cudaError_t CUDARTAPI __cudaLaunchKernel(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                          size_t sharedMem, cudaStream_t stream) {
-  (void)stream;
-  return launch(reinterpret_cast<const core::Kernel*>(kernel), gridDim, blockDim, args, sharedMem);
+  return launch(reinterpret_cast<const core::Kernel*>(kernel), gridDim, blockDim, args, sharedMem, stream,
+                NullStream::Legacy);
 }
 
 cudaError_t CUDARTAPI __cudaLaunchKernel_ptsz(cudaKernel_t kernel, dim3 gridDim, dim3 blockDim, void** args,
                                               size_t sharedMem, cudaStream_t stream) {
-  return __cudaLaunchKernel(kernel, gridDim, blockDim, args, sharedMem, stream);
+  return launch(reinterpret_cast<const core::Kernel*>(kernel), gridDim, blockDim, args, sharedMem, stream,
+                NullStream::PerThread);
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args, size_t sharedMem,
                                        cudaStream_t stream) {
-  (void)stream;
-  return launch(core::modules().find_kernel(func), gridDim, blockDim, args, sharedMem);
+  return launch(core::modules().find_kernel(func), gridDim, blockDim, args, sharedMem, stream, NullStream::Legacy);
 }
 
 cudaError_t CUDARTAPI cudaLaunchKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                             size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  return launch(core::modules().find_kernel(func), gridDim, blockDim, args, sharedMem, stream, NullStream::PerThread);
 }
 
 cudaError_t CUDARTAPI cudaLaunchCooperativeKernel(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                   size_t sharedMem, cudaStream_t stream) {
-  (void)stream;
-  return launch(core::modules().find_kernel(func), gridDim, blockDim, args, sharedMem, true);
+  return launch(core::modules().find_kernel(func), gridDim, blockDim, args, sharedMem, stream, NullStream::Legacy,
+                LaunchOptions{.cooperative = true, .events_after = {}});
 }
 
 cudaError_t CUDARTAPI cudaLaunchCooperativeKernel_ptsz(const void* func, dim3 gridDim, dim3 blockDim, void** args,
                                                        size_t sharedMem, cudaStream_t stream) {
-  return cudaLaunchCooperativeKernel(func, gridDim, blockDim, args, sharedMem, stream);
+  return launch(core::modules().find_kernel(func), gridDim, blockDim, args, sharedMem, stream, NullStream::PerThread,
+                LaunchOptions{.cooperative = true, .events_after = {}});
+}
+
+cudaError_t CUDARTAPI cudaLaunchKernelExC(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return launch_ex(config, func, args, NullStream::Legacy);
+}
+
+cudaError_t CUDARTAPI cudaLaunchKernelExC_ptsz(const cudaLaunchConfig_t* config, const void* func, void** args) {
+  return launch_ex(config, func, args, NullStream::PerThread);
 }
 
 cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int* numBlocks, const void* func,

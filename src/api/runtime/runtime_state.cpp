@@ -3,19 +3,23 @@
 
 #include <vector>
 
+#include "core/device.h"
 #include "core/sticky_error.h"
+#include "core/stream_engine.h"
 
 namespace cucpu::runtime {
 namespace {
 
 thread_local cudaError_t last_error = cudaSuccess;
 thread_local std::vector<CallConfiguration> call_configurations;
+thread_local int current_device_ordinal = 0;
 
 }  // namespace
 
 cudaError_t to_cuda_error(const Error& error) {
   switch (error.code) {
     case ErrorCode::InvalidValue: return cudaErrorInvalidValue;
+    case ErrorCode::InvalidPitchValue: return cudaErrorInvalidPitchValue;
     case ErrorCode::InvalidPtx: return cudaErrorInvalidPtx;
     case ErrorCode::InvalidImage: return cudaErrorInvalidKernelImage;
     case ErrorCode::NoKernelImage: return cudaErrorNoKernelImageForDevice;
@@ -24,11 +28,22 @@ cudaError_t to_cuda_error(const Error& error) {
     case ErrorCode::LaunchOutOfResources: return cudaErrorLaunchOutOfResources;
     case ErrorCode::CooperativeLaunchTooLarge: return cudaErrorCooperativeLaunchTooLarge;
     case ErrorCode::MemoryAllocation: return cudaErrorMemoryAllocation;
+    case ErrorCode::HostMemoryAlreadyRegistered: return cudaErrorHostMemoryAlreadyRegistered;
+    case ErrorCode::HostMemoryNotRegistered: return cudaErrorHostMemoryNotRegistered;
+    case ErrorCode::PeerAccessAlreadyEnabled: return cudaErrorPeerAccessAlreadyEnabled;
+    case ErrorCode::PeerAccessNotEnabled: return cudaErrorPeerAccessNotEnabled;
     case ErrorCode::NotSupported: return cudaErrorNotSupported;
     case ErrorCode::LaunchFailure: return cudaErrorLaunchFailure;
     case ErrorCode::IllegalAddress: return cudaErrorIllegalAddress;
     case ErrorCode::MisalignedAddress: return cudaErrorMisalignedAddress;
     case ErrorCode::Assert: return cudaErrorAssert;
+    case ErrorCode::NotReady: return cudaErrorNotReady;
+    case ErrorCode::InvalidResourceHandle: return cudaErrorInvalidResourceHandle;
+    case ErrorCode::NotPermitted: return cudaErrorNotPermitted;
+    case ErrorCode::IllegalState: return cudaErrorIllegalState;
+    case ErrorCode::StreamCaptureUnsupported: return cudaErrorStreamCaptureUnsupported;
+    case ErrorCode::StreamCaptureUnmatched: return cudaErrorStreamCaptureUnmatched;
+    case ErrorCode::GraphExecUpdateFailure: return cudaErrorGraphExecUpdateFailure;
     case ErrorCode::Unknown: return cudaErrorUnknown;
   }
   return cudaErrorUnknown;
@@ -42,9 +57,16 @@ cudaError_t record(cudaError_t error) {
 cudaError_t record(const Error& error) { return record(to_cuda_error(error)); }
 
 cudaError_t sticky() {
+  // A stream's host function may not call CUDA (Programming Guide "Host Functions"):
+  // refusing here also keeps it from waiting on its own stream.
+  if (core::in_host_function()) return cudaErrorNotPermitted;
   auto error = core::sticky_error();
   return error ? to_cuda_error(*error) : cudaSuccess;
 }
+
+int current_device() { return current_device_ordinal; }
+void set_current_device(int device) { current_device_ordinal = device; }
+bool valid_device(int device) { return core::is_valid_device(device); }
 
 cudaError_t take_last_error() {
   cudaError_t error = last_error;

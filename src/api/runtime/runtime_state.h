@@ -16,7 +16,8 @@ cudaError_t to_cuda_error(const Error& error);
 cudaError_t record(cudaError_t error);
 cudaError_t record(const Error& error);
 
-// The sticky device error, if the device is broken (see core/sticky_error.h), else success.
+// The sticky device error, if the device is broken (see core/sticky_error.h), else success;
+// cudaErrorNotPermitted inside a stream's host function, where CUDA calls are not allowed.
 // Entry points that touch the device start with CUCPU_RETURN_IF_STICKY().
 cudaError_t sticky();
 
@@ -25,6 +26,11 @@ cudaError_t sticky();
     if (cudaError_t sticky_ = ::cucpu::runtime::sticky(); sticky_ != cudaSuccess)          \
       return ::cucpu::runtime::record(sticky_);                                             \
   } while (0)
+
+// The host thread's current device (cudaSetDevice), and whether an ordinal names a device.
+int current_device();
+void set_current_device(int device);
+bool valid_device(int device);
 
 cudaError_t take_last_error();  // cudaGetLastError: returns and clears
 cudaError_t peek_last_error();  // cudaPeekAtLastError

@@ -1,0 +1,30 @@
+// The moment a stream command has finished, as something any thread can test or wait for.
+// Streams, events and host synchronisation all meet here: a command's Completion is what
+// later commands of other streams wait on (events, the legacy stream's barriers), what
+// cudaStreamQuery/cudaEventQuery test and what the synchronising calls block on.
+#pragma once
+
+#include <atomic>
+#include <cstdint>
+#include <memory>
+
+namespace cucpu::core {
+
+class Completion {
+ public:
+  // Release: everything the command wrote is visible to whoever sees it done.
+  void mark_done() {
+    done_.store(1, std::memory_order_release);
+    done_.notify_all();
+  }
+  bool is_done() const { return done_.load(std::memory_order_acquire) != 0; }
+  // Blocks (no spinning: a futex) until mark_done.
+  void wait() const { done_.wait(0, std::memory_order_acquire); }
+
+ private:
+  std::atomic<uint32_t> done_{0};
+};
+
+using CompletionRef = std::shared_ptr<Completion>;
+
+}  // namespace cucpu::core

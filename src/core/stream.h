@@ -1,0 +1,89 @@
+// A stream: an ordered queue of device commands (CUDA Programming Guide "Streams"). The
+// data lives here; StreamEngine (stream_engine.h) queues commands, runs them and applies
+// the cross-stream rules.
+#pragma once
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "core/completion.h"
+
+namespace cucpu::core {
+
+// What a command does, for the rules that depend on it (a broken device skips the work
+// that touches memory, host functions still run) and for graph capture's node types.
+enum class CommandKind {
+  Kernel, Copy, Set, HostFunction, EventRecord, EventWait,
+  Empty,  // a graph node that only orders others
+  Graph,  // a graph launch: runs each node under the rules of the node's own kind
+};
+
+// One unit of stream work. `run` must be callable more than once (a captured graph runs
+// its commands at every launch), so it owns copies of everything it needs.
+struct Command {
+  CommandKind kind = CommandKind::EventWait;
+  std::function<void()> run;          // what the device does; empty for a pure wait
+  std::vector<CompletionRef> after;   // work of other streams that must finish first
+  CompletionRef done = std::make_shared<Completion>();
+};
+
+// cudaDeviceGetStreamPriorityRange on an H100/H200: 0 is the least urgent, -5 the most.
+constexpr int kLeastStreamPriority = 0;
+constexpr int kGreatestStreamPriority = -5;
+
+enum class StreamKind {
+  Legacy,     // the NULL stream of the legacy default-stream semantics (cudaStreamLegacy)
+  PerThread,  // one host thread's default stream (cudaStreamPerThread, --default-stream per-thread)
+  Created,    // cudaStreamCreate*
+};
+
+class Graph;
+class GraphNode;
+
+// Stream capture (CUDA Programming Guide "Creating a Graph Using Stream Capture"): while a
+// stream captures, its commands become nodes of the session's graph instead of running.
+// Streams that wait on an event recorded in the capture join the same session.
+struct CaptureSession {
+  Graph* graph = nullptr;
+  const void* origin = nullptr;  // the stream cudaStreamBeginCapture was called on
+  uint64_t id = 0;
+};
+
+// Where a capture stands on one stream (or in an event recorded there): the session and
+// the nodes the next captured command depends on.
+struct CaptureMark {
+  std::shared_ptr<CaptureSession> session;
+  std::vector<GraphNode*> tips;
+};
+
+class Stream {
+ public:
+  Stream(StreamKind kind, bool non_blocking, int priority, uint64_t id)
+      : kind_(kind), non_blocking_(non_blocking), priority_(priority), id_(id) {}
+
+  StreamKind kind() const { return kind_; }
+  bool non_blocking() const { return non_blocking_; }  // cudaStreamNonBlocking: exempt from the legacy stream's barriers
+  int priority() const { return priority_; }           // a hint; lower is more urgent
+  uint64_t id() const { return id_; }
+
+ private:
+  friend class StreamEngine;
+
+  const StreamKind kind_;
+  const bool non_blocking_;
+  const int priority_;
+  const uint64_t id_;
+  // Guarded by the engine's mutex:
+  std::deque<Command> queue_;        // enqueued, not started
+  CompletionRef tail_;               // the last command enqueued (null: never used)
+  bool runner_active_ = false;       // a thread is running this stream's commands
+  bool destroyed_ = false;           // cudaStreamDestroy: freed once its work is done
+  CaptureMark capture_;              // session null: not capturing
+  std::condition_variable work_queued_;
+};
+
+}  // namespace cucpu::core
