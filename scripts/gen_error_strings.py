@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes src/api/runtime/error_strings.def from a GPU's error table.
+"""Writes src/support/error_strings.def from a GPU's error table.
 
 Input: tests/data/error_strings.tsv, made on a real GPU by tests/data/dump_error_strings.cu
 ("<code>\\t<cudaGetErrorName>\\t<cudaGetErrorString>" lines).

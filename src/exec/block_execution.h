@@ -67,6 +67,7 @@ struct BarrierVote {
 };
 
 class BlockExecution;
+class BlockLaunchScope;
 
 // A fault of a kernel thread (SIGSEGV, SIGBUS), as the signal handler records it
 // (kernel_faults.cpp): plain data, written in signal context.
@@ -126,6 +127,10 @@ class BlockExecution {
   virtual uint32_t active_lanes(ThreadExecution& self, uint32_t /*call_site*/) {
     return 1u << (self.linear_tid % kWarpSize);
   }
+
+  // The block's device-runtime state (device_runtime.h) while it runs; null where device
+  // launches are not available.
+  BlockLaunchScope* launch_scope = nullptr;
 
   // Records a failure of the running kernel; the block's result is the first one.
   void report_error(ErrorCode code, std::string message);

@@ -10,6 +10,10 @@
 
 #include <algorithm>
 #include <new>
+#include <optional>
+
+#include "exec/device_limits.h"
+#include "exec/device_runtime.h"
 
 namespace cucpu::exec {
 namespace {
@@ -17,6 +21,10 @@ namespace {
 constexpr std::size_t kSharedAlignment = 64;  // a cache line; .shared alignments are at most 16
 
 }  // namespace
+
+std::size_t fiber_stack_bytes(const ExecSettings& settings, const jit::KernelInfo& kernel) {
+  return std::max(settings.fiber_stack_bytes, thread_stack_bytes()) + kernel.local_bytes;
+}
 
 Result<void> SequentialBlock::run(const BlockSetup& setup) {
   clear_error();
@@ -128,9 +136,20 @@ Result<void> BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_in
                       fmt::format("{}: no memory for {} bytes of shared memory", describe_block(block_index),
                                   grid.shared_bytes));
 
-  if (!grid.kernel->uses_barriers && settings_.strategy == BlockStrategyChoice::Auto) return sequential_.run(setup);
-  stacks_.require_stack_bytes(settings_.fiber_stack_bytes + grid.kernel->local_bytes);
-  return fibers_.run(setup);
+  BlockExecution* strategy = &fibers_;
+  if (!grid.kernel->uses_barriers && settings_.strategy == BlockStrategyChoice::Auto) {
+    strategy = &sequential_;
+  } else {
+    stacks_.require_stack_bytes(fiber_stack_bytes(settings_, *grid.kernel));
+  }
+  // The device runtime of the block's threads (dynamic parallelism): the scope ends with
+  // the block; the grids it launched go on in the launch tree.
+  std::optional<BlockLaunchScope> scope;
+  if (grid.tree) scope.emplace(*grid.tree, setup.thread_count());
+  strategy->launch_scope = scope ? &*scope : nullptr;
+  Result<void> result = strategy == &fibers_ ? fibers_.run(setup) : sequential_.run(setup);
+  strategy->launch_scope = nullptr;
+  return result;
 }
 
 }  // namespace cucpu::exec

@@ -21,7 +21,12 @@ struct GridLaunch {
   const void* params = nullptr;
   uint32_t shared_bytes = 0;  // per block: max(static, dynamic offset + dynamic bytes)
   uint64_t grid_workspace = 0;  // cooperative launches: cooperative groups' grid_workspace
+  TreeGrid* tree = nullptr;     // the grid in its launch tree (device-side launches' parent)
 };
+
+// The stack of each fiber running `kernel`: the floor our compiled code needs or
+// cudaLimitStackSize, whichever is larger, plus the kernel's .local variables.
+std::size_t fiber_stack_bytes(const ExecSettings& settings, const jit::KernelInfo& kernel);
 
 // The fast path: the threads of a block one after another on the worker's stack, for
 // kernels that never wait for another thread (KernelInfo::uses_barriers == false).

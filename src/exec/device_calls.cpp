@@ -1,15 +1,19 @@
 // The device library functions nvcc's PTX calls as externs, as runtime functions
-// (kernel_abi.h): vprintf (device printf), __assertfail (a failed assert()) and the trap
-// instruction. A failed assert or a trap ends the thread for good and fails the grid:
-// cudaErrorAssert or cudaErrorLaunchFailure, sticky (CUDA Programming Guide
-// "Assertion"; PTX ISA 9.7.19.1 trap).
+// (kernel_abi.h): vprintf (device printf), malloc and free (device_heap.cpp), __assertfail
+// (a failed assert()), the trap instruction and nanosleep. A failed assert or a trap ends
+// the thread for good and fails the grid: cudaErrorAssert or cudaErrorLaunchFailure,
+// sticky (CUDA Programming Guide "Assertion"; PTX ISA 9.7.19.1 trap).
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <chrono>
 #include <cstdio>
 #include <string>
+#include <thread>
 
 #include "exec/block_execution.h"
 #include "exec/device_calls.h"
+#include "exec/device_heap.h"
 #include "exec/device_printf.h"
 
 namespace cucpu::exec {
@@ -42,6 +46,17 @@ void report_trap(jit::ThreadContext* c) {
                                           fmt::format("{}: trap (unspecified launch failure)", describe_thread(*c)));
 }
 
+void report_misaligned(jit::ThreadContext* c, const void* address, uint32_t bytes) {
+  executing_thread(c).block->report_error(
+      ErrorCode::MisalignedAddress,
+      fmt::format("{}: misaligned address {} for a {}-byte access", describe_thread(*c), address, bytes));
+}
+
+// nanosleep's longest sleep (PTX ISA "nanosleep": at most 1 millisecond), and the shortest
+// remainder worth an OS sleep: below it the timer's own slack is longer than the sleep.
+constexpr uint32_t kMaxSleepNanoseconds = 1'000'000;
+constexpr auto kShortestOsSleep = std::chrono::microseconds(20);
+
 }  // namespace
 
 extern "C" int32_t __cucpu_vprintf(jit::ThreadContext*, const char* format, const uint8_t* args) {
@@ -65,6 +80,29 @@ extern "C" [[noreturn]] void __cucpu_trap(jit::ThreadContext* context) {
   ThreadExecution& self = executing_thread(context);
   self.block->abandon_thread(self);
   __builtin_unreachable();  // [[noreturn]] on a virtual call is not seen through
+}
+
+extern "C" [[noreturn]] void __cucpu_misaligned(jit::ThreadContext* context, const void* address, uint32_t bytes) {
+  report_misaligned(context, address, bytes);
+  ThreadExecution& self = executing_thread(context);
+  self.block->abandon_thread(self);
+  __builtin_unreachable();
+}
+
+extern "C" void* __cucpu_malloc(jit::ThreadContext*, uint64_t bytes) { return device_malloc(bytes); }
+
+extern "C" void __cucpu_free(jit::ThreadContext*, void* pointer) { device_free(pointer); }
+
+// The thread sleeps within [0, 2t] (PTX ISA): the other threads of its block run first
+// (it is a yield point, so a lane that backs off lets the lane it waits for go on), then
+// what is left of t, if long enough, is slept on the worker.
+extern "C" void __cucpu_nanosleep(jit::ThreadContext* context, uint32_t nanoseconds) {
+  const auto deadline =
+      std::chrono::steady_clock::now() + std::chrono::nanoseconds(std::min(nanoseconds, kMaxSleepNanoseconds));
+  ThreadExecution& self = executing_thread(context);
+  self.block->yield_thread(self);
+  const auto left = deadline - std::chrono::steady_clock::now();
+  if (left >= kShortestOsSleep) std::this_thread::sleep_for(left);
 }
 
 }  // namespace cucpu::exec

@@ -1,5 +1,6 @@
 // The runtime functions behind nvcc's device library externs (device_calls.cpp):
-// vprintf, __assertfail and trap, under the names kernel_abi.h gives them.
+// vprintf, malloc, free, __assertfail, trap and nanosleep, under the names kernel_abi.h
+// gives them.
 #pragma once
 
 #include <cstdint>
@@ -12,5 +13,9 @@ extern "C" int32_t __cucpu_vprintf(jit::ThreadContext* context, const char* form
 extern "C" [[noreturn]] void __cucpu_assertfail(jit::ThreadContext* context, const char* message, const char* file,
                                                 uint32_t line, const char* function, uint64_t char_size);
 extern "C" [[noreturn]] void __cucpu_trap(jit::ThreadContext* context);
+extern "C" void* __cucpu_malloc(jit::ThreadContext* context, uint64_t bytes);
+extern "C" void __cucpu_free(jit::ThreadContext* context, void* pointer);
+extern "C" void __cucpu_nanosleep(jit::ThreadContext* context, uint32_t nanoseconds);
+extern "C" [[noreturn]] void __cucpu_misaligned(jit::ThreadContext* context, const void* address, uint32_t bytes);
 
 }  // namespace cucpu::exec

@@ -175,6 +175,7 @@ const char* format_conversion(const char* p, ArgumentReader& reader, std::string
 std::mutex fifo_mutex;
 std::string fifo;
 size_t fifo_capacity = kDefaultPrintfFifoBytes;
+bool fifo_used = false;  // a kernel has printed: the capacity is fixed
 
 // Program exit is a synchronisation point too.
 struct FlushAtExit {
@@ -208,6 +209,7 @@ int format_device_printf(const char* format, const uint8_t* args, std::string& o
 
 void append_device_output(std::string_view text) {
   std::lock_guard lock(fifo_mutex);
+  fifo_used = true;
   if (fifo.size() + text.size() > fifo_capacity) return;  // full: the record is dropped
   fifo.append(text);
 }
@@ -223,9 +225,18 @@ void flush_device_output() {
   std::fflush(stdout);
 }
 
-void set_device_output_capacity(size_t bytes) {
+bool set_device_output_capacity(size_t bytes) {
   std::lock_guard lock(fifo_mutex);
+  if (fifo_used) return false;
   fifo_capacity = bytes;
+  return true;
+}
+
+void reset_device_output() {
+  flush_device_output();
+  std::lock_guard lock(fifo_mutex);
+  fifo_capacity = kDefaultPrintfFifoBytes;
+  fifo_used = false;
 }
 
 size_t device_output_capacity() {

@@ -20,9 +20,13 @@ int format_device_printf(const char* format, const uint8_t* args, std::string& o
 // synchronisation point. What does not fit is dropped, as on the GPU.
 void append_device_output(std::string_view text);
 void flush_device_output();                   // fwrite + fflush to stdout, then empty
-void set_device_output_capacity(size_t bytes);  // cudaLimitPrintfFifoSize
+// cudaLimitPrintfFifoSize. CUDA refuses a new size once a kernel that prints has been
+// launched; cucpu refuses it once a kernel has printed (false), until reset_device_output.
+bool set_device_output_capacity(size_t bytes);
 size_t device_output_capacity();
+// cudaDeviceReset: the FIFO is empty and unused again, with the default capacity.
+void reset_device_output();
 
-constexpr size_t kDefaultPrintfFifoBytes = size_t{1} << 20;
+constexpr size_t kDefaultPrintfFifoBytes = 8650752;  // what an H100 reports (tests/data/device_limits.out)
 
 }  // namespace cucpu::exec

@@ -175,6 +175,7 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
     released_.clear();
     barriers_.thread_exited(tid, released_);
     wake_released();
+    release_collectives_without(tid);
   }
 
   if (live_threads_ > 0) {
@@ -293,12 +294,27 @@ uint64_t FiberBlock::warp_collective(ThreadExecution& self_execution, uint32_t m
     park(self);
     return self.collective_result;
   }
-  for (uint32_t bits = released; bits != 0; bits &= bits - 1) {
-    const uint32_t member = static_cast<uint32_t>(__builtin_ctz(bits));
-    threads_[warp_base + member].collective_result = results[member];
-    wake(warp_base + member);
-  }
+  hand_out_results(warp_base, released, results);
   return results[lane];
+}
+
+void FiberBlock::hand_out_results(uint32_t warp_base, uint32_t lanes, const uint64_t (&results)[kWarpSize]) {
+  for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
+    threads_[warp_base + lane].collective_result = results[lane];
+    wake(warp_base + lane);
+  }
+}
+
+// Warp collectives wait only for the non-exited lanes of their membermask
+// (warp_rendezvous.cpp): an exit may complete some.
+void FiberBlock::release_collectives_without(uint32_t exited_tid) {
+  const uint32_t warp_base = exited_tid - exited_tid % kWarpSize;
+  WarpRendezvous& warp = warps_[exited_tid / kWarpSize];
+  uint64_t results[kWarpSize];
+  uint32_t released = 0;
+  while (warp.complete_without_exited(exited_tid % kWarpSize, results, released))
+    hand_out_results(warp_base, released, results);
 }
 
 uint32_t FiberBlock::active_lanes(ThreadExecution& self_execution, uint32_t call_site) {

@@ -55,6 +55,9 @@ class FiberBlock final : public BlockExecution {
   void arrive_at_barrier(FiberThread& self, uint32_t barrier, uint32_t thread_count, BarrierArrival kind,
                          bool predicate);
   void release_active_lanes(uint32_t caller_tid);
+  // Wakes the lanes of a completed warp collective with their results.
+  void hand_out_results(uint32_t warp_base, uint32_t lanes, const uint64_t (&results)[kWarpSize]);
+  void release_collectives_without(uint32_t exited_tid);
   std::string describe_stall() const;
   void abandon_parked_fibers();
 

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <memory>
 
+#include "exec/launch_tree.h"
 #include "jit/compile.h"
 #include "support/result.h"
 
@@ -18,6 +19,15 @@ struct LaunchShape {
   Dim3 grid;
   Dim3 block;
   uint32_t dynamic_shared_bytes = 0;
+};
+
+// A grid made by a device-side launch (dynamic parallelism) whose parameter buffer the
+// launching thread fills before it launches the grid into the tree (launch_tree.h). Once
+// launched the tree owns it; a grid never launched is simply destroyed.
+struct PreparedGrid {
+  std::unique_ptr<TreeGrid> grid;
+  const jit::KernelInfo* kernel = nullptr;
+  uint8_t* params = nullptr;  // kernel.param_bytes (at least 64), 64-byte aligned
 };
 
 // A pool of worker threads, one per core (CUCPU_WORKERS overrides), that runs grids.
@@ -40,6 +50,10 @@ class GridExecutor {
   // another block. Kernels see the grid-sync workspace in %envreg1:%envreg2.
   virtual Result<void> run_cooperative_grid(const jit::KernelInfo& kernel, const LaunchShape& shape,
                                             const void* params) = 0;
+
+  // A grid for a device-side launch of `kernel` (checked as a host launch is); started by
+  // the launch tree, it runs on the workers without anyone waiting for it.
+  virtual Result<PreparedGrid> prepare_device_grid(const jit::KernelInfo& kernel, const LaunchShape& shape) = 0;
 
   // The runtime functions generated code calls (bar.sync, warp collectives, ...).
   static jit::RuntimeSymbols runtime_symbols();

@@ -6,6 +6,11 @@
 // each grid is its own queue entry, living on its launcher's stack until every worker that
 // touched it has left it.
 //
+// Grids launched from device code (dynamic parallelism) are queued the same way, but
+// nobody waits for them: each lives on the heap, is started by the launch tree
+// (launch_tree.h) and deletes itself when it and its children are complete. A host launch
+// returns when its whole tree is complete.
+//
 // The pool is immortal: made with new and never destroyed, its workers parked on a
 // condition variable at exit. Joining them from a static destructor would break programs
 // that still call CUDA from their own static destructors, and threads parked on a
@@ -21,6 +26,7 @@
 #include <cstdlib>
 #include <deque>
 #include <mutex>
+#include <new>
 #include <optional>
 #include <system_error>
 #include <thread>
@@ -38,9 +44,25 @@ namespace cucpu::exec {
 namespace {
 
 constexpr uint32_t kMaxThreadsPerBlock = 1024;
+// Device-side parameter buffers: 64-byte aligned, as the device runtime's (CUDA Programming
+// Guide, Appendix "Parameter Buffer Layout"), and never smaller than that.
+constexpr std::size_t kParamAlignment = 64;
 
-// One launched grid while it runs.
-struct GridRun {
+class WorkerPool;
+
+struct AlignedFree {
+  void operator()(uint8_t* memory) const { ::operator delete[](memory, std::align_val_t{kParamAlignment}); }
+};
+
+// One launched grid while it runs, and its place in the launch tree.
+struct GridRun final : TreeGrid {
+  GridRun(WorkerPool& pool, bool device_launched) : pool(pool), device_launched(device_launched) {}
+  void start() override;
+  void complete(const std::optional<Error>& error) override;
+
+  WorkerPool& pool;
+  const bool device_launched;              // heap-allocated, deleted once complete
+  std::unique_ptr<uint8_t, AlignedFree> param_storage;  // device launches: the parameter buffer
   GridLaunch launch;
   uint64_t block_count = 0;
   uint64_t chunk = 1;                      // blocks claimed at once
@@ -51,6 +73,8 @@ struct GridRun {
   bool queued = true;                      // still in the queue (unclaimed blocks remain)
   unsigned workers_inside = 0;             // workers that may still touch it
   std::optional<Error> first_error;
+  bool tree_complete = false;              // host launches: it and all it launched are complete
+  std::optional<Error> tree_error;         // the first failure in that tree
 };
 
 // Blocks a worker claims at once: several per claim for big grids (fewer atomic
@@ -98,8 +122,17 @@ class WorkerPool final : public GridExecutor {
                                     const void* params) override {
     return run(kernel, shape, params, true);
   }
+  Result<PreparedGrid> prepare_device_grid(const jit::KernelInfo& kernel, const LaunchShape& shape) override;
+
+  // Queues a grid for the workers (GridRun::start).
+  void enqueue(GridRun& grid);
+  // A host launch's tree is complete (GridRun::complete).
+  void finish_host_grid(GridRun& grid, const std::optional<Error>& error);
 
  private:
+  // The checks every launch makes; the grid's per-block shared memory bytes.
+  Result<uint32_t> check_launch(const jit::KernelInfo& kernel, const LaunchShape& shape) const;
+  void fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape, uint32_t shared_bytes);
   Result<void> run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params, bool cooperative);
   void run_cooperative_blocks(GridRun& grid);
   void record_failure(GridRun& grid, const Error& error);
@@ -110,7 +143,7 @@ class WorkerPool final : public GridExecutor {
   const ExecSettings settings_;
   std::mutex mutex_;
   std::condition_variable work_queued_;
-  std::condition_variable grid_left_;     // a worker left a grid; launchers check theirs
+  std::condition_variable grid_left_;     // a host launch's tree completed; launchers check theirs
   std::deque<GridRun*> queue_;
   std::vector<std::thread> workers_;
   static thread_local const WorkerPool* current_pool_;  // set on the pool's own workers
@@ -136,8 +169,7 @@ Result<void> WorkerPool::start_workers_locked() {
   return {};
 }
 
-Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params,
-                             bool cooperative) {
+Result<uint32_t> WorkerPool::check_launch(const jit::KernelInfo& kernel, const LaunchShape& shape) const {
   if (!kernel.entry) return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("kernel {} has no code", kernel.name));
   const uint64_t threads = shape.block.count();
   if (shape.grid.count() == 0 || threads == 0)
@@ -147,38 +179,96 @@ Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& s
     return make_error(ErrorCode::InvalidConfiguration,
                       fmt::format("launch of {} with {} threads per block (at most {})", kernel.name, threads,
                                   std::min(kernel.max_threads_per_block, kMaxThreadsPerBlock)));
-  // A worker waiting here would hold its cores' blocks hostage; device-side launches
-  // (dynamic parallelism) need their own path.
-  if (current_pool_ == this)
-    return make_error(ErrorCode::NotSupported, "a grid launched from inside a running kernel");
-
-  GridRun grid;
-  grid.launch.kernel = &kernel;
-  grid.launch.shape = shape;
-  grid.launch.params = params;
   const uint64_t shared_bytes = std::max<uint64_t>(
       kernel.static_shared_bytes, uint64_t{kernel.dynamic_shared_offset} + shape.dynamic_shared_bytes);
   if (shared_bytes > UINT32_MAX)
     return make_error(ErrorCode::InvalidConfiguration, fmt::format("{} bytes of shared memory", shared_bytes));
-  grid.launch.shared_bytes = static_cast<uint32_t>(shared_bytes);
+  return static_cast<uint32_t>(shared_bytes);
+}
+
+void WorkerPool::fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape,
+                             uint32_t shared_bytes) {
+  grid.launch.kernel = &kernel;
+  grid.launch.shape = shape;
+  grid.launch.shared_bytes = shared_bytes;
+  grid.launch.tree = &grid;
   grid.block_count = shape.grid.count();
   grid.chunk = claim_chunk(grid.block_count, settings_.worker_count);
+}
+
+Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params,
+                             bool cooperative) {
+  Result<uint32_t> shared_bytes = check_launch(kernel, shape);
+  if (!shared_bytes) return shared_bytes.error();
+  // A worker waiting here would hold its cores' blocks hostage; device-side launches
+  // (dynamic parallelism) go through prepare_device_grid and the launch tree instead.
+  if (current_pool_ == this)
+    return make_error(ErrorCode::NotSupported, "a grid launched from inside a running kernel");
+
+  GridRun grid(*this, false);
+  fill_launch(grid, kernel, shape, *shared_bytes);
+  grid.launch.params = params;
   grid.cooperative = cooperative;
   // cooperative_groups' grid_workspace (details/driver_abi.h): its size, then the grid
   // barrier's counter. It lives here, on the launcher's stack, until the grid has ended.
   alignas(8) uint32_t workspace[2] = {sizeof(workspace), 0};
   if (cooperative) grid.launch.grid_workspace = reinterpret_cast<uintptr_t>(workspace);
   log::debug(log::Category::Exec, "grid {}: {} blocks of {} threads, {} bytes shared, {} strategy", kernel.name,
-             grid.block_count, threads, grid.launch.shared_bytes,
+             grid.block_count, shape.block.count(), grid.launch.shared_bytes,
              kernel.uses_barriers || settings_.strategy == BlockStrategyChoice::Fibers ? "fiber" : "sequential");
 
   std::unique_lock lock(mutex_);
   if (auto started = start_workers_locked(); !started) return started;
   queue_.push_back(&grid);
   work_queued_.notify_all();
-  grid_left_.wait(lock, [&] { return !grid.queued && grid.workers_inside == 0; });
-  if (grid.first_error) return *grid.first_error;
+  grid_left_.wait(lock, [&] { return grid.tree_complete; });
+  if (grid.tree_error) return *grid.tree_error;
   return {};
+}
+
+Result<PreparedGrid> WorkerPool::prepare_device_grid(const jit::KernelInfo& kernel, const LaunchShape& shape) {
+  Result<uint32_t> shared_bytes = check_launch(kernel, shape);
+  if (!shared_bytes) return shared_bytes.error();
+  auto grid = std::make_unique<GridRun>(*this, true);
+  fill_launch(*grid, kernel, shape, *shared_bytes);
+  const std::size_t param_bytes =
+      (std::max<std::size_t>(kernel.param_bytes, 1) + kParamAlignment - 1) / kParamAlignment * kParamAlignment;
+  auto* params = static_cast<uint8_t*>(::operator new[](param_bytes, std::align_val_t{kParamAlignment}, std::nothrow));
+  if (!params)
+    return make_error(ErrorCode::MemoryAllocation, fmt::format("no memory for the parameters of {}", kernel.name));
+  grid->param_storage.reset(params);
+  grid->launch.params = params;
+  return PreparedGrid{std::move(grid), &kernel, params};
+}
+
+// Device-launched grids only: they come from running kernels, so the workers are started.
+void WorkerPool::enqueue(GridRun& grid) {
+  std::lock_guard guard(mutex_);
+  queue_.push_back(&grid);
+  work_queued_.notify_all();
+}
+
+void WorkerPool::finish_host_grid(GridRun& grid, const std::optional<Error>& error) {
+  std::lock_guard guard(mutex_);
+  grid.tree_error = error;
+  grid.tree_complete = true;
+  grid_left_.notify_all();
+}
+
+void GridRun::start() {
+  // A failure anywhere in the tree aborts the rest of it, as a fault ends all work of a
+  // GPU context: the grid still passes through the queue, its blocks skipped.
+  if (static_cast<GridRun*>(root())->failed.load(std::memory_order_relaxed))
+    failed.store(true, std::memory_order_relaxed);
+  pool.enqueue(*this);
+}
+
+void GridRun::complete(const std::optional<Error>& error) {
+  if (device_launched) {
+    delete this;
+  } else {
+    pool.finish_host_grid(*this, error);
+  }
 }
 
 void WorkerPool::run_worker(unsigned index) {
@@ -201,7 +291,14 @@ void WorkerPool::run_worker(unsigned index) {
       queue_.erase(std::find(queue_.begin(), queue_.end(), &grid));
       grid.queued = false;
     }
-    if (--grid.workers_inside == 0) grid_left_.notify_all();
+    if (--grid.workers_inside == 0) {
+      // The last worker out: every block has finished. What waits on the grid (its
+      // launcher, its stream, its parent) is told outside the lock.
+      std::optional<Error> error = grid.first_error;
+      lock.unlock();
+      finish_own_blocks(grid, std::move(error));
+      lock.lock();
+    }
   }
 }
 
@@ -223,6 +320,7 @@ void WorkerPool::record_failure(GridRun& grid, const Error& error) {
   std::lock_guard guard(mutex_);
   if (!grid.first_error) grid.first_error = error;
   grid.failed.store(true, std::memory_order_relaxed);
+  static_cast<GridRun*>(grid.root())->failed.store(true, std::memory_order_relaxed);
 }
 
 // The worker claims chunks of blocks, one chunk per round, and resumes each of its blocks
@@ -231,7 +329,7 @@ void WorkerPool::record_failure(GridRun& grid, const Error& error) {
 // is unclaimed, so a grid whose other workers are busy elsewhere still completes here.
 void WorkerPool::run_cooperative_blocks(GridRun& grid) {
   // Declared first so that it outlives the blocks whose threads use its stacks.
-  FiberStackPool stacks(settings_.fiber_stack_bytes + grid.launch.kernel->local_bytes, false);
+  FiberStackPool stacks(fiber_stack_bytes(settings_, *grid.launch.kernel), false);
   std::vector<std::unique_ptr<CoopBlock>> blocks;
   boost::context::fiber worker_loop;
   coop_worker_loop = &worker_loop;

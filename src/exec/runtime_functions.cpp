@@ -7,8 +7,10 @@
 
 #include "exec/block_execution.h"
 #include "exec/device_calls.h"
+#include "exec/device_runtime.h"
 #include "exec/grid.h"
 #include "exec/warp_collectives.h"
+#include "exec/warp_step.h"
 #include "ptx/module.h"
 
 namespace cucpu::exec {
@@ -102,6 +104,8 @@ extern "C" uint32_t __cucpu_redux_sync_u32(jit::ThreadContext* context, uint32_t
 
 jit::RuntimeSymbols GridExecutor::runtime_symbols() {
   jit::RuntimeSymbols symbols = warp_collective_symbols();
+  symbols.merge(warp_step_symbols());
+  symbols.merge(device_runtime_symbols());
   symbols.merge(jit::RuntimeSymbols{
       {jit::kBarSync, reinterpret_cast<void*>(&__cucpu_bar_sync)},
       {jit::kBarArrive, reinterpret_cast<void*>(&__cucpu_bar_arrive)},
@@ -111,6 +115,10 @@ jit::RuntimeSymbols GridExecutor::runtime_symbols() {
       {jit::kVprintf, reinterpret_cast<void*>(&__cucpu_vprintf)},
       {jit::kAssertFail, reinterpret_cast<void*>(&__cucpu_assertfail)},
       {jit::kTrap, reinterpret_cast<void*>(&__cucpu_trap)},
+      {jit::kMalloc, reinterpret_cast<void*>(&__cucpu_malloc)},
+      {jit::kFree, reinterpret_cast<void*>(&__cucpu_free)},
+      {jit::kNanosleep, reinterpret_cast<void*>(&__cucpu_nanosleep)},
+      {jit::kMisaligned, reinterpret_cast<void*>(&__cucpu_misaligned)},
   });
   return symbols;
 }

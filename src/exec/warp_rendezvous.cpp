@@ -5,17 +5,33 @@
 // next collective while the released ones have not run yet (their results travel with
 // the wake-up, not in the gathering). Lanes that disagree on the collective or the mask
 // never meet; the block then stalls and the scheduler reports the open gatherings.
+//
+// Exited lanes take no part: shfl.sync, vote.sync, match.sync and redux.sync "wait until
+// all non-exited threads corresponding to membermask have executed" them (PTX ISA
+// 9.7.8.6, 9.7.12.10-12). A mask naming an exited lane is cut to the lanes still there,
+// and a lane that exits completes the gatherings that waited only for it. bar.warp.sync
+// and elect.sync follow the same rule: the warp-synchronising hardware is the same.
 #include "exec/warp_rendezvous.h"
 
 #include <fmt/format.h>
 
 namespace cucpu::exec {
 
-void WarpRendezvous::reset() { open_.clear(); }
+void WarpRendezvous::reset() {
+  open_.clear();
+  exited_ = 0;
+}
+
+void WarpRendezvous::close(Gathering& gathering) {
+  // Swap with the last open gathering (order among open gatherings is irrelevant).
+  gathering = open_.back();
+  open_.pop_back();
+}
 
 bool WarpRendezvous::arrive(uint32_t lane, uint32_t members, const WarpCollective& collective, WarpOffer offer,
                             uint64_t (&results)[kWarpSize], uint32_t& released) {
   const uint32_t lane_bit = 1u << lane;
+  members &= ~exited_;
   Gathering* gathering = nullptr;
   for (Gathering& open : open_) {
     if (open.members == members && open.collective.combine == collective.combine &&
@@ -35,10 +51,22 @@ bool WarpRendezvous::arrive(uint32_t lane, uint32_t members, const WarpCollectiv
 
   gathering->collective.combine(members, gathering->offers, results, gathering->collective.operation);
   released = members & ~lane_bit;
-  // Close it: swap with the last open gathering (order among open gatherings is irrelevant).
-  *gathering = open_.back();
-  open_.pop_back();
+  close(*gathering);
   return true;
+}
+
+bool WarpRendezvous::complete_without_exited(uint32_t lane, uint64_t (&results)[kWarpSize], uint32_t& released) {
+  const uint32_t lane_bit = 1u << lane;
+  exited_ |= lane_bit;
+  for (Gathering& open : open_) {
+    open.members &= ~lane_bit;
+    if (open.arrived != open.members) continue;
+    open.collective.combine(open.members, open.offers, results, open.collective.operation);
+    released = open.members;
+    close(open);
+    return true;
+  }
+  return false;
 }
 
 bool WarpRendezvous::has_waiting() const { return !open_.empty(); }

@@ -1,6 +1,6 @@
-// The meeting point of one warp's lanes for warp collectives (redux.sync now; shfl.sync,
-// vote.sync, match.sync build on it): lanes arrive with an offer, the last member to
-// arrive combines all offers into per-lane results. Plain bookkeeping like the barriers:
+// The meeting point of one warp's lanes for warp collectives (redux.sync, shfl.sync,
+// vote.sync, match.sync, ...): lanes arrive with an offer, the last member to arrive
+// combines all offers into per-lane results. Plain bookkeeping like the barriers:
 // parking the lanes that wait is the scheduler's business.
 #pragma once
 
@@ -18,11 +18,16 @@ class WarpRendezvous {
   void reset();
 
   // Records that `lane` arrived with `offer` at a collective over the lanes of `members`
-  // (which includes `lane`). Returns true when this arrival completes the gathering: then
-  // `results` holds each member's result and `released` the members other than `lane`,
-  // who waited. Otherwise the caller must wait for the others.
+  // (which includes `lane`; exited lanes are left out of it). Returns true when this
+  // arrival completes the gathering: then `results` holds each member's result and
+  // `released` the members other than `lane`, who waited. Otherwise the caller must wait.
   bool arrive(uint32_t lane, uint32_t members, const WarpCollective& collective, WarpOffer offer,
               uint64_t (&results)[kWarpSize], uint32_t& released);
+
+  // Lane `lane` exited: no gathering waits for it any more. Completes at most one gathering
+  // that now has every member (true: `results` and `released`, all of whose lanes waited,
+  // as from arrive); call again until it returns false.
+  bool complete_without_exited(uint32_t lane, uint64_t (&results)[kWarpSize], uint32_t& released);
 
   bool has_waiting() const;
 
@@ -40,7 +45,10 @@ class WarpRendezvous {
     uint32_t arrived = 0;
     WarpOffer offers[kWarpSize];
   };
+  void close(Gathering& gathering);
+
   std::vector<Gathering> open_;
+  uint32_t exited_ = 0;  // lanes that have exited: members of no gathering
 };
 
 }  // namespace cucpu::exec

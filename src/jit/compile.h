@@ -60,6 +60,11 @@ struct CompileOptions {
 // ErrorCode::InvalidPtx naming the instruction and its line, before any code runs.
 Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module, const CompileOptions& options);
 
+// The kernel whose compiled entry is at `entry`, in any module loaded now; nullptr if none.
+// Device-side launches name their kernel this way: in PTX, `mov.u64 %rd, kernel` gives
+// the kernel's entry address.
+const KernelInfo* find_kernel_by_entry(const void* entry);
+
 // Translates to textual LLVM IR without compiling (for tests and `cucpu ptx --llvm`).
 Result<std::string> translate_to_llvm_ir(const ptx::Module& module);
 

@@ -66,12 +66,27 @@ using KernelEntry = void (*)(ThreadContext*);
 //   uint32_t __cucpu_activemask(ThreadContext*, uint32_t call_site)
 //   void     __cucpu_bar_warp_sync(ThreadContext*, uint32_t membermask)
 //   uint64_t __cucpu_elect_sync(ThreadContext*, uint32_t membermask)   d = the leader's lane
+//   void     __cucpu_warp_step(ThreadContext*, uint32_t membermask, void* lane_data,
+//                              void (*step)(void* const* lanes, uint32_t members), uint32_t operation)
+//              the member lanes meet; `step` runs once with every member's lane_data (the
+//              others null); lanes meet only at the same operation (tensor-core instructions)
 // Device library externs (lower_control_flow.cpp, exec/device_calls.cpp):
 //   int32_t  __cucpu_vprintf(ThreadContext*, const char* format, const uint8_t* args)
 //              returns the number of arguments the format consumed
 //   void     __cucpu_assertfail(ThreadContext*, const char* message, const char* file,
 //                               uint32_t line, const char* function, uint64_t char_size)  never returns
 //   void     __cucpu_trap(ThreadContext*)                                                 never returns
+//   void*    __cucpu_malloc(ThreadContext*, uint64_t bytes)    device malloc: NULL when the heap is full
+//   void     __cucpu_free(ThreadContext*, void* pointer)
+//   void     __cucpu_nanosleep(ThreadContext*, uint32_t nanoseconds)   nanosleep.u32: a yield point
+//   void     __cucpu_misaligned(ThreadContext*, const void* address, uint32_t bytes)
+//              an ld/st whose address is not a multiple of its size: never returns
+// Device runtime (dynamic parallelism; lower_device_runtime_call.cpp, exec/device_runtime.cpp):
+// a call of the extern NAME of cuda_device_runtime_api.h listed in kDeviceRuntimeFunctions
+// calls the runtime function kDeviceRuntimePrefix + NAME, all with one signature:
+//   void     __cucpu_devrt.NAME(ThreadContext*, void* const* args, void* result)
+//              args[i] points at the i-th argument's .param memory, result at the return
+//              .param (null when the function returns nothing)
 using RuntimeSymbols = std::map<std::string, void*>;
 
 constexpr const char* kBarSync = "__cucpu_bar_sync";
@@ -85,9 +100,44 @@ constexpr const char* kMatchSync = "__cucpu_match_sync";
 constexpr const char* kActivemask = "__cucpu_activemask";
 constexpr const char* kBarWarpSync = "__cucpu_bar_warp_sync";
 constexpr const char* kElectSync = "__cucpu_elect_sync";
+constexpr const char* kWarpStep = "__cucpu_warp_step";
 
 constexpr const char* kVprintf = "__cucpu_vprintf";
 constexpr const char* kAssertFail = "__cucpu_assertfail";
 constexpr const char* kTrap = "__cucpu_trap";
+constexpr const char* kMalloc = "__cucpu_malloc";
+constexpr const char* kFree = "__cucpu_free";
+constexpr const char* kNanosleep = "__cucpu_nanosleep";
+constexpr const char* kMisaligned = "__cucpu_misaligned";
+
+constexpr const char* kDeviceRuntimePrefix = "__cucpu_devrt.";
+constexpr const char* kDeviceRuntimeFunctions[] = {
+    "__cudaCDP2GetParameterBufferV2",
+    "__cudaCDP2LaunchDeviceV2",
+    "__cudaCDP2LaunchDeviceV2_ptsz",
+    "__cudaCDP2GetLastError",
+    "__cudaCDP2PeekAtLastError",
+    "__cudaCDP2GetErrorName",
+    "__cudaCDP2GetErrorString",
+    "__cudaCDP2DeviceGetLimit",
+    "__cudaCDP2GetDevice",
+    "__cudaCDP2RuntimeGetVersion",
+    "__cudaCDP2StreamCreateWithFlags",
+    "__cudaCDP2StreamDestroy",
+    "__cudaCDP2EventCreateWithFlags",
+    "__cudaCDP2EventRecord",
+    "__cudaCDP2EventRecord_ptsz",
+    "__cudaCDP2EventRecordWithFlags",
+    "__cudaCDP2EventRecordWithFlags_ptsz",
+    "__cudaCDP2StreamWaitEvent",
+    "__cudaCDP2StreamWaitEvent_ptsz",
+    "__cudaCDP2EventDestroy",
+    "__cudaCDP2Malloc",
+    "__cudaCDP2Free",
+    "__cudaCDP2MemcpyAsync",
+    "__cudaCDP2MemcpyAsync_ptsz",
+    "__cudaCDP2MemsetAsync",
+    "__cudaCDP2MemsetAsync_ptsz",
+};
 
 }  // namespace cucpu::jit

@@ -10,6 +10,7 @@
 #include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 
 #include <map>
+#include <mutex>
 
 #include "jit/orc_module.h"
 #include "support/log.h"
@@ -17,8 +18,18 @@
 namespace cucpu::jit {
 namespace {
 
+// Every loaded kernel by its entry address: a device-side launch names its kernel by the
+// value `mov.u64 %rd, kernel` gives, which is the entry's address (find_kernel_by_entry).
+std::mutex kernels_by_entry_mutex;
+std::map<const void*, const KernelInfo*> kernels_by_entry;
+
 class OrcModule final : public CompiledModule {
  public:
+  ~OrcModule() override {
+    std::lock_guard guard(kernels_by_entry_mutex);
+    for (const auto& [name, info] : kernels) kernels_by_entry.erase(reinterpret_cast<const void*>(info.entry));
+  }
+
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::map<std::string, KernelInfo> kernels;
   std::map<std::string, GlobalInfo> globals;
@@ -66,6 +77,9 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
   add(runtime);
   add(jit_helper_symbols());
   add(half_precision_helper_symbols());
+  add(mbarrier_helper_symbols());
+  add(tensor_core_helper_symbols());
+  add(narrow_float_helper_symbols());
   llvm::orc::JITDylib& library = lljit.getMainJITDylib();
   if (auto error = library.define(llvm::orc::absoluteSymbols(std::move(symbols)))) return jit_error(std::move(error));
   auto process =
@@ -82,6 +96,10 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
     kernel.entry = address->toPtr<KernelEntry>();
     result->kernels[kernel.name] = kernel;
   }
+  {
+    std::lock_guard guard(kernels_by_entry_mutex);
+    for (const auto& [name, info] : result->kernels) kernels_by_entry[reinterpret_cast<const void*>(info.entry)] = &info;
+  }
   for (GlobalInfo& global : translated.globals) {
     auto address = lljit.lookup(global.name);
     if (!address) return jit_error(address.takeError());
@@ -89,6 +107,12 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
     result->globals[global.name] = global;
   }
   return std::unique_ptr<CompiledModule>(std::move(result));
+}
+
+const KernelInfo* find_kernel_by_entry(const void* entry) {
+  std::lock_guard guard(kernels_by_entry_mutex);
+  auto it = kernels_by_entry.find(entry);
+  return it == kernels_by_entry.end() ? nullptr : it->second;
 }
 
 }  // namespace cucpu::jit

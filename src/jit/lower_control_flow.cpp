@@ -3,8 +3,9 @@
 // through .param variables of the caller's frame (`st.param [param0]; call (retval0),
 // f, (param0); ld.param [retval0]`); the callee gets pointers to them, so ld.param and
 // st.param on either side are ordinary frame accesses that inlining and SROA remove.
-// Calls of the device library externs nvcc emits (vprintf, __assertfail) and trap become
-// calls of runtime functions (kernel_abi.h); the last two never return.
+// Calls of the device library externs nvcc emits (vprintf, malloc, free, __assertfail) and
+// trap become calls of runtime functions (kernel_abi.h); the last two never return. The
+// device runtime's externs (dynamic parallelism) go to lower_device_runtime_call.cpp.
 #include <fmt/format.h>
 
 #include "jit/call_site.h"
@@ -92,6 +93,32 @@ bool lower_device_library_call(FunctionLowering& fl, const CallSite& site, const
     }
     return true;
   }
+  if (name == "malloc" || name == "free") {
+    // malloc(size) -> pointer and free(pointer), the device heap (CUDA Programming Guide
+    // "Dynamic Global Memory Allocation and Operations").
+    const bool is_malloc = name == "malloc";
+    if (site.arguments.size() != 1 || site.returns.size() != (is_malloc ? 1u : 0u)) {
+      fl.fail(is_malloc ? "malloc takes one argument and returns one result" : "free takes one argument");
+      return true;
+    }
+    llvm::Value* argument = read_call_operand(fl, *site.arguments[0], ptx::Type::U64);
+    if (fl.failed()) return true;
+    if (!is_malloc) {
+      b.CreateCall(fl.runtime_function(kFree, b.getVoidTy(), {ptr, ptr}),
+                   {fl.thread_context, b.CreateIntToPtr(argument, ptr)});
+      return true;
+    }
+    llvm::Value* block =
+        b.CreateCall(fl.runtime_function(kMalloc, ptr, {ptr, b.getInt64Ty()}), {fl.thread_context, argument});
+    const ptx::Operand& result = *site.returns[0];
+    const SymbolBinding* s = result.kind == ptx::Operand::Kind::Symbol ? fl.find_symbol(result.name) : nullptr;
+    if (s == nullptr || s->kind != SymbolBinding::Kind::Memory) {
+      fl.fail("call results must be .param variables");
+      return true;
+    }
+    b.CreateStore(b.CreatePtrToInt(block, b.getInt64Ty()), s->address);
+    return true;
+  }
   if (name == "__assertfail") {
     if (site.arguments.size() != 5 || !site.returns.empty()) {
       fl.fail("__assertfail takes five arguments and returns nothing");
@@ -126,6 +153,7 @@ void lower_call(FunctionLowering& fl, const ptx::Instruction& inst) {
   const ptx::Function* callee = fl.m.ptx_functions.at(name);
   auto target = fl.m.functions.find(name);
   if (target == fl.m.functions.end() && lower_device_library_call(fl, site, name)) return;
+  if (target == fl.m.functions.end() && lower_device_runtime_call(fl, site, *callee)) return;
   if (target == fl.m.functions.end()) {
     fl.fail(fmt::format("call to external function {} is not supported yet", name));
     return;

@@ -6,6 +6,7 @@
 // instruction type (ld.s8 sign-extends, ld.u8 zero-extends: PTX ISA 9.7.9.8); narrow
 // stores take the low bits of the source register.
 #include <fmt/format.h>
+#include <llvm/IR/MDBuilder.h>
 
 #include "jit/function_lowering.h"
 
@@ -90,6 +91,27 @@ std::vector<const ptx::Operand*> elements_of(FunctionLowering& fl, const ptx::Op
   return out;
 }
 
+// A global, shared or generic access must be aligned to its whole size, vector included
+// (PTX ISA 5.4.5); x86 would not mind, the GPU faults with cudaErrorMisalignedAddress. The
+// check is a rarely taken branch to a runtime function that never returns.
+void check_alignment(FunctionLowering& fl, llvm::Value* address, ptx::StateSpace space, uint64_t bytes) {
+  auto& b = fl.b;
+  if (bytes <= 1 || (space != ptx::StateSpace::Global && space != ptx::StateSpace::Shared &&
+                     space != ptx::StateSpace::Generic))
+    return;
+  llvm::Value* offset = b.CreateAnd(b.CreatePtrToInt(address, b.getInt64Ty()), b.getInt64(bytes - 1));
+  llvm::BasicBlock* misaligned = fl.new_block("misaligned");
+  llvm::BasicBlock* aligned = fl.new_block("aligned");
+  b.CreateCondBr(b.CreateICmpNE(offset, b.getInt64(0)), misaligned, aligned,
+                 llvm::MDBuilder(b.getContext()).createBranchWeights(1, 1 << 20));
+  b.SetInsertPoint(misaligned);
+  llvm::Type* args[] = {fl.ptr_type(), fl.ptr_type(), b.getInt32Ty()};
+  b.CreateCall(fl.runtime_function(kMisaligned, b.getVoidTy(), args),
+               {fl.thread_context, address, b.getInt32(static_cast<uint32_t>(bytes))});
+  b.CreateUnreachable();
+  b.SetInsertPoint(aligned);
+}
+
 // ld and st: one access per vector element, in the instruction's state space, with the
 // .volatile and relaxed/acquire/release semantics (atomic only for scalar accesses).
 void lower_load_or_store(FunctionLowering& fl, const ptx::Instruction& inst) {
@@ -106,6 +128,7 @@ void lower_load_or_store(FunctionLowering& fl, const ptx::Instruction& inst) {
   std::vector<const ptx::Operand*> values = elements_of(fl, inst.operands[is_store ? 1 : 0], inst.q.vector);
   llvm::Value* base = fl.address(address, inst.q.space);
   if (fl.failed()) return;
+  check_alignment(fl, base, inst.q.space, uint64_t{bits / 8} * values.size());
   llvm::AtomicOrdering order = ordering_of(inst.q.sem);
   bool atomic = order != llvm::AtomicOrdering::NotAtomic && values.size() == 1;
   bool is_volatile = inst.q.sem == ptx::Semantics::Volatile;

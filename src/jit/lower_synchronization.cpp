@@ -1,7 +1,7 @@
 // Synchronization: bar/barrier .sync, .arrive and .red (with barrier id and optional
 // thread count) and redux.sync call the executor's runtime functions (kernel_abi.h),
 // which park the calling thread until the others arrive (.arrive only counts itself); membar and fence become full
-// fences (stronger than any PTX scope asks for).
+// fences (stronger than any PTX scope asks for); nanosleep yields to the other threads.
 #include <fmt/format.h>
 
 #include "jit/function_lowering.h"
@@ -100,6 +100,17 @@ void lower_redux(FunctionLowering& fl, const ptx::Instruction& inst) {
   fl.waits_for_other_threads = true;
 }
 
+// nanosleep.u32 t (PTX ISA "nanosleep", sleep within [0, 2t]): lets the other threads of the block run, then
+// sleeps what is left of t; the thread waits for others, so its kernel runs on fibers.
+void lower_nanosleep(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  if (!fl.expect_operands(inst, 1)) return;
+  llvm::Value* nanoseconds = fl.read(inst.operands[0], ptx::Type::U32);
+  llvm::Type* args[] = {fl.ptr_type(), b.getInt32Ty()};
+  b.CreateCall(fl.runtime_function(kNanosleep, b.getVoidTy(), args), {fl.thread_context, nanoseconds});
+  fl.waits_for_other_threads = true;
+}
+
 }  // namespace
 
 bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst) {
@@ -114,6 +125,9 @@ bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst) {
     case ptx::Opcode::Membar:
     case ptx::Opcode::Fence:
       fl.b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+      return true;
+    case ptx::Opcode::Nanosleep:
+      lower_nanosleep(fl, inst);
       return true;
     default:
       return false;

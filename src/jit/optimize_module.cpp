@@ -37,6 +37,12 @@ Result<void> optimize_module(llvm::Module& module, llvm::orc::JITTargetMachineBu
     if (f.isDeclaration()) continue;
     f.addFnAttr("target-cpu", (*machine)->getTargetCPU());
     f.addFnAttr("target-features", (*machine)->getTargetFeatureString());
+    // Frames larger than a page touch each page on the way down, so that a big .local
+    // array hits a fiber stack's guard page instead of stepping over it.
+    f.addFnAttr("probe-stack", "inline-asm");
+    // Address 0 is an address like any other to PTX: a store through a null pointer must
+    // fault (cudaErrorIllegalAddress), not be deleted by LLVM as undefined behaviour.
+    f.addFnAttr(llvm::Attribute::NullPointerIsValid);
   }
 
   llvm::LoopAnalysisManager loops;

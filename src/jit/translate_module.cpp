@@ -39,8 +39,9 @@ std::vector<ParamSlot> lay_out_params(const ptx::Function& function, uint32_t& t
 llvm::GlobalVariable* create_storage(llvm::Module& module, const ptx::Variable& v, const std::string& name,
                                      llvm::GlobalValue::LinkageTypes linkage) {
   auto* type = llvm::ArrayType::get(llvm::Type::getInt8Ty(module.getContext()), v.size_bytes());
-  auto* g = new llvm::GlobalVariable(module, type, v.space == ptx::StateSpace::Const && v.address_inits.empty(),
-                                     linkage, nullptr, name);
+  // Never an LLVM constant, not even .const: the host writes __constant__ memory
+  // (cudaMemcpyToSymbol), so it must be writable and its loads must not be folded.
+  auto* g = new llvm::GlobalVariable(module, type, /*isConstant=*/false, linkage, nullptr, name);
   g->setAlignment(llvm::Align(std::max<uint32_t>(v.alignment(), 1)));
   return g;
 }

@@ -12,11 +12,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <latch>
 #include <string>
 #include <thread>
 #include <vector>
 
 #include "exec/barrier.h"
+#include "exec/device_heap.h"
+#include "exec/device_limits.h"
 #include "exec/grid.h"
 #include "exec/settings.h"
 #include "exec/warp_collectives.h"
@@ -24,6 +27,7 @@
 #include "jit/compile.h"
 #include "ptx/module.h"
 #include "ptx/parse.h"
+#include "compile_with_executor.h"
 
 extern char** environ;
 
@@ -452,11 +456,7 @@ $L_end:
 )";
 
 TEST(IndependentThreadScheduling, LaneWaitingForAnotherLaneOfItsWarpTerminates) {
-  auto module = ptx::parse(kLaneHandoffPtx, "lane_handoff.ptx");
-  ASSERT_TRUE(module) << module.error().message;
-  jit::CompileOptions options;
-  options.runtime = GridExecutor::runtime_symbols();
-  auto compiled = jit::compile_module(*module, options);
+  auto compiled = test::compile_with_executor(kLaneHandoffPtx, "lane_handoff.ptx");
   ASSERT_TRUE(compiled) << compiled.error().message;
   const jit::KernelInfo* kernel = (*compiled)->find_kernel("lane_handoff");
   ASSERT_NE(kernel, nullptr);
@@ -540,19 +540,19 @@ TEST(WarpCollectives, ReduxOverFullAndPartialMasks) {
   }
 }
 
-// Lane 31 exits; the others reduce over the full warp and can never complete.
+// Lane 31 exits, some lanes before the others reduce, some after: a full-warp redux
+// waits for the non-exited lanes only (PTX ISA 9.7.12.11).
 void redux_without_lane_31(ThreadContext* ctx) {
   if (ctx->laneid == 31) return;
-  redux_sync(ctx, op_code(ptx::AtomicOp::Add), 1, ~0u);
+  params_of<uint32_t*>(ctx)[linear_tid(ctx)] = redux_sync(ctx, op_code(ptx::AtomicOp::Add), 1, ~0u);
 }
 
-TEST(WarpCollectives, MaskNamingAnExitedLaneIsReported) {
+TEST(WarpCollectives, MaskNamingAnExitedLaneWaitsOnlyForTheOthers) {
+  std::vector<uint32_t> out(64, 0);
+  uint32_t* data = out.data();
   auto kernel = make_kernel("redux_exit", redux_without_lane_31, true);
-  Result<void> result = run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), nullptr);
-  ASSERT_FALSE(result);
-  EXPECT_EQ(result.error().code, ErrorCode::LaunchFailure);
-  EXPECT_NE(result.error().message.find("redux.sync"), std::string::npos) << result.error().message;
-  EXPECT_NE(result.error().message.find("missing lanes 0x80000000"), std::string::npos) << result.error().message;
+  ASSERT_TRUE(run(kernel, make_shape({1, 1, 1}, {64, 1, 1}), &data));
+  for (uint32_t tid = 0; tid < 64; ++tid) EXPECT_EQ(out[tid], tid % 32 == 31 ? 0u : 31u) << tid;
 }
 
 TEST(WarpCollectives, RendezvousKeepsDivergedGatheringsApart) {
@@ -742,18 +742,43 @@ TEST(WarpCollectives, ShuffleVoteMatchElectAndActivemaskInAPartialWarp) {
 }
 
 // Lane 3 exits; the others meet at __syncwarp over the full warp and never complete.
+// Lane 3 exits; the other lanes sync the full warp, then exchange over it.
 void syncwarp_without_lane_3(ThreadContext* ctx) {
   if (ctx->laneid == 3) return;
   bar_warp_sync(ctx, ~0u);
+  const uint64_t from_lane_3 = shfl_sync(ctx, mode_code(ptx::ShuffleMode::Idx), 100 + ctx->laneid, 3, 0x1f, ~0u);
+  const uint32_t ballot = vote_sync(ctx, mode_code(ptx::VoteMode::Ballot), 1, ~0u);
+  params_of<uint32_t*>(ctx)[ctx->laneid] = ballot ^ static_cast<uint32_t>(from_lane_3);
 }
 
-TEST(WarpCollectives, SyncwarpNamingAnExitedLaneIsReported) {
+TEST(WarpCollectives, SyncwarpAndShuffleWithAnExitedLaneComplete) {
+  std::vector<uint32_t> out(32, 0);
+  uint32_t* data = out.data();
   auto kernel = make_kernel("syncwarp_exit", syncwarp_without_lane_3, true);
+  ASSERT_TRUE(run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), &data));
+  // The ballot leaves lane 3 out; a shuffle from it reads the caller's own value.
+  for (uint32_t lane = 0; lane < 32; ++lane)
+    EXPECT_EQ(out[lane], lane == 3 ? 0u : (~0u & ~8u) ^ (100 + lane)) << lane;
+}
+
+// Lane 3 waits at a block barrier that lanes 0..31 of warp 0 never reach: warp 0's
+// bar.warp.sync can never complete, and the stall names the missing lane.
+void syncwarp_while_lane_3_waits_at_a_barrier(ThreadContext* ctx) {
+  if (ctx->laneid == 3) {
+    bar_sync(ctx, 1, 32);
+    return;
+  }
+  bar_warp_sync(ctx, ~0u);
+}
+
+TEST(WarpCollectives, LaneWaitingElsewhereForeverIsReported) {
+  auto kernel = make_kernel("syncwarp_stuck", syncwarp_while_lane_3_waits_at_a_barrier, true);
   Result<void> result = run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), nullptr);
   ASSERT_FALSE(result);
   EXPECT_EQ(result.error().code, ErrorCode::LaunchFailure);
   EXPECT_NE(result.error().message.find("bar.warp.sync"), std::string::npos) << result.error().message;
   EXPECT_NE(result.error().message.find("missing lanes 0x00000008"), std::string::npos) << result.error().message;
+  EXPECT_NE(result.error().message.find("barrier 1"), std::string::npos) << result.error().message;
 }
 
 std::vector<uint32_t> tid_range(uint32_t first, uint32_t end) {
@@ -993,6 +1018,60 @@ TEST(KernelFaultsOutsideKernels, StillKillTheProcess) {
         return (WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV) || (WIFEXITED(status) && WEXITSTATUS(status) != 0);
       },
       "");
+}
+
+// --- device heap and limits ------------------------------------------------------------------
+
+TEST(DeviceHeap, BoundedByItsLimitThreadSafeAndResetToTheDefault) {
+  reset_device_heap();
+  EXPECT_EQ(device_heap_bytes(), kDefaultMallocHeapBytes);
+  EXPECT_TRUE(set_device_heap_bytes(std::size_t{1} << 20));
+  // Four host threads take 1 KiB blocks until the 1 MiB heap is full, then free them.
+  std::atomic<std::size_t> taken{0};
+  std::latch all_full(4);
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&taken, &all_full] {
+      std::vector<void*> mine;
+      while (void* block = device_malloc(1024)) {
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(block) % 16, 0u);
+        static_cast<uint8_t*>(block)[1023] = 1;
+        mine.push_back(block);
+      }
+      taken += mine.size();
+      all_full.arrive_and_wait();  // no block goes back before every thread found the heap full
+      for (void* block : mine) device_free(block);
+    });
+  for (auto& thread : threads) thread.join();
+  EXPECT_GT(taken.load(), 900u);   // bookkeeping costs a little
+  EXPECT_LE(taken.load(), 1024u);  // never more than the limit holds
+  EXPECT_EQ(device_malloc(std::size_t{1} << 21), nullptr);
+  void* whole = device_malloc(900 * 1024);  // everything came back
+  EXPECT_NE(whole, nullptr);
+  device_free(whole);
+  device_free(nullptr);
+  int not_from_the_heap = 0;
+  device_free(&not_from_the_heap);  // ignored
+  EXPECT_FALSE(set_device_heap_bytes(std::size_t{2} << 20));  // in use: fixed
+  reset_device_limits();
+  EXPECT_EQ(device_heap_bytes(), kDefaultMallocHeapBytes);
+  EXPECT_EQ(thread_stack_bytes(), kDefaultThreadStackBytes);
+  EXPECT_TRUE(set_device_heap_bytes(std::size_t{2} << 20));
+  reset_device_heap();
+}
+
+// A kernel whose frames are larger than the fiber floor needs cudaLimitStackSize.
+void recurse_with_the_given_depth(ThreadContext* ctx) { (void)recurse(0, params_of<uint32_t>(ctx)); }
+
+TEST(DeviceLimits, StackSizeLimitGrowsFiberStacks) {
+  uint32_t depth = 400;  // ~600 bytes a frame: about 240 KiB, past the 64 KiB floor
+  auto kernel = make_kernel("deep_enough", recurse_with_the_given_depth, true);
+  Result<void> result = run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), &depth);
+  ASSERT_FALSE(result);
+  EXPECT_NE(result.error().message.find("stack overflow"), std::string::npos) << result.error().message;
+  set_thread_stack_bytes(512 * 1024);
+  EXPECT_TRUE(run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), &depth));
+  reset_device_limits();
 }
 
 // --- settings -------------------------------------------------------------------------------

@@ -95,12 +95,18 @@ TEST(DevicePrintf, PointerConversion) {
   EXPECT_EQ(format("%p", Args().add(uint64_t{0x1234})), "0x1234");
 }
 
-TEST(DevicePrintfFifo, KeepsCapacity) {
-  const size_t old = device_output_capacity();
-  EXPECT_EQ(old, kDefaultPrintfFifoBytes);
-  set_device_output_capacity(4096);
+TEST(DevicePrintfFifo, CapacityIsFixedOnceAKernelPrints) {
+  reset_device_output();
+  EXPECT_EQ(device_output_capacity(), kDefaultPrintfFifoBytes);
+  EXPECT_TRUE(set_device_output_capacity(4096));
   EXPECT_EQ(device_output_capacity(), 4096u);
-  set_device_output_capacity(old);
+  append_device_output("");  // a kernel printed (nothing)
+  EXPECT_FALSE(set_device_output_capacity(8192));
+  EXPECT_EQ(device_output_capacity(), 4096u);
+  reset_device_output();  // cudaDeviceReset
+  EXPECT_EQ(device_output_capacity(), kDefaultPrintfFifoBytes);
+  EXPECT_TRUE(set_device_output_capacity(8192));
+  reset_device_output();
 }
 
 }  // namespace

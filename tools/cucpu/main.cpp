@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
 
   CLI11_PARSE(app, argc, argv);
   if (*run) {
-    command.insert(command.end(), run->remaining().begin(), run->remaining().end());
+    const std::vector<std::string> rest = run->remaining();  // a copy: begin and end of one vector
+    command.insert(command.end(), rest.begin(), rest.end());
     return cucpu::tool::run_program(command);
   }
   if (*info) return cucpu::tool::print_device_info();

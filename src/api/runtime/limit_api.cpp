@@ -1,37 +1,99 @@
-// Device limits (cudaDeviceSetLimit / cudaDeviceGetLimit). Only the printf FIFO size is
-// honoured; the others are not supported yet.
+// Device limits (cudaDeviceSetLimit / cudaDeviceGetLimit), with the validation and rounding
+// an H100 applies (tests/data/device_limits.out, taken with dump_device_limits.cu). Every value lives in exec (device_limits.h),
+// which sizes stacks, the printf FIFO and the malloc heap from them and resets them.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 
 #include "api/runtime/runtime_state.h"
+#include "exec/device_heap.h"
+#include "exec/device_limits.h"
 #include "exec/device_printf.h"
 
 using namespace cucpu;
+
+namespace {
+
+using exec::KeptLimit;
+
+constexpr size_t kMaxPersistingL2Bytes = 39321600;  // cudaDevAttrMaxPersistingL2CacheSize (tests/data)
+
+size_t round_up(size_t value, size_t granule) { return (value + granule - 1) / granule * granule; }
+
+// cudaLimitDevRuntimeSyncDepth: "only applicable to devices of compute capability < 9.0";
+// a value that is no cudaLimit at all is cudaErrorInvalidValue on the GPU.
+cudaError_t unsupported(const char* function, cudaLimit limit) {
+  if (limit != cudaLimitDevRuntimeSyncDepth) return runtime::record(cudaErrorInvalidValue);
+  std::fprintf(stderr, "cucpu: %s: cudaLimitDevRuntimeSyncDepth does not apply to a compute capability 9.0 device\n",
+               function);
+  return runtime::record(cudaErrorUnsupportedLimit);
+}
+
+}  // namespace
 
 extern "C" {
 
 cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
   CUCPU_RETURN_IF_STICKY();
   switch (limit) {
-    case cudaLimitPrintfFifoSize:
-      exec::set_device_output_capacity(value);
+    case cudaLimitStackSize:
+      value = round_up(value, exec::kThreadStackGranule);
+      if (value > exec::kMaxThreadStackBytes) return runtime::record(cudaErrorInvalidValue);
+      exec::set_thread_stack_bytes(value);
       return cudaSuccess;
+    case cudaLimitPrintfFifoSize:
+      // Not after a kernel that prints has run (cuda_runtime_api.h).
+      return exec::set_device_output_capacity(std::max(value, exec::kMinPrintfFifoBytes))
+                 ? cudaSuccess
+                 : runtime::record(cudaErrorInvalidValue);
+    case cudaLimitMallocHeapSize:
+      // Not after a kernel that allocates has run (cuda_runtime_api.h).
+      return exec::set_device_heap_bytes(std::max(value, exec::kMinMallocHeapBytes))
+                 ? cudaSuccess
+                 : runtime::record(cudaErrorInvalidValue);
+    case cudaLimitDevRuntimePendingLaunchCount:
+      exec::set_kept_limit(KeptLimit::PendingLaunchCount, std::max(value, exec::kMinPendingLaunchCount));
+      return cudaSuccess;
+    case cudaLimitMaxL2FetchGranularity:
+      if (value > exec::kMaxL2FetchGranularity) return runtime::record(cudaErrorInvalidValue);
+      exec::set_kept_limit(KeptLimit::L2FetchGranularity, value);
+      return cudaSuccess;
+    case cudaLimitPersistingL2CacheSize:
+      value = round_up(value, exec::kPersistingL2Granule);
+      if (value >= kMaxPersistingL2Bytes) return runtime::record(cudaErrorInvalidValue);
+      exec::set_kept_limit(KeptLimit::PersistingL2Bytes, value);
+      return cudaSuccess;
+    case cudaLimitDevRuntimeSyncDepth:  // "only applicable to devices of compute capability < 9.0"
     default:
-      std::fprintf(stderr, "cucpu: cudaDeviceSetLimit: limit %d is not supported yet\n", static_cast<int>(limit));
-      return runtime::record(cudaErrorUnsupportedLimit);
+      return unsupported("cudaDeviceSetLimit", limit);
   }
 }
 
 cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
   if (!value) return runtime::record(cudaErrorInvalidValue);
   switch (limit) {
+    case cudaLimitStackSize:
+      *value = exec::thread_stack_bytes();
+      return cudaSuccess;
     case cudaLimitPrintfFifoSize:
       *value = exec::device_output_capacity();
       return cudaSuccess;
+    case cudaLimitMallocHeapSize:
+      *value = exec::device_heap_bytes();
+      return cudaSuccess;
+    case cudaLimitDevRuntimePendingLaunchCount:
+      *value = exec::kept_limit(KeptLimit::PendingLaunchCount);
+      return cudaSuccess;
+    case cudaLimitMaxL2FetchGranularity:
+      *value = exec::kept_limit(KeptLimit::L2FetchGranularity);
+      return cudaSuccess;
+    case cudaLimitPersistingL2CacheSize:
+      *value = exec::kept_limit(KeptLimit::PersistingL2Bytes);
+      return cudaSuccess;
+    case cudaLimitDevRuntimeSyncDepth:  // "removed for devices of compute capability >= 9.0"
     default:
-      std::fprintf(stderr, "cucpu: cudaDeviceGetLimit: limit %d is not supported yet\n", static_cast<int>(limit));
-      return runtime::record(cudaErrorUnsupportedLimit);
+      return unsupported("cudaDeviceGetLimit", limit);
   }
 }
 

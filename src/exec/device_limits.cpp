@@ -1,0 +1,47 @@
+// Device limits the executor applies, as process-wide values: there is one device.
+#include "exec/device_limits.h"
+
+#include <atomic>
+
+#include "exec/device_heap.h"
+#include "exec/device_printf.h"
+
+namespace cucpu::exec {
+namespace {
+
+std::atomic<std::size_t> stack_bytes{kDefaultThreadStackBytes};
+std::atomic<std::size_t> pending_launch_count{kDefaultPendingLaunchCount};
+std::atomic<std::size_t> l2_fetch_granularity{kDefaultL2FetchGranularity};
+std::atomic<std::size_t> persisting_l2_bytes{kDefaultPersistingL2Bytes};
+
+std::atomic<std::size_t>& kept(KeptLimit limit) {
+  switch (limit) {
+    case KeptLimit::PendingLaunchCount:
+      return pending_launch_count;
+    case KeptLimit::L2FetchGranularity:
+      return l2_fetch_granularity;
+    default:
+      return persisting_l2_bytes;
+  }
+}
+
+}  // namespace
+
+void set_thread_stack_bytes(std::size_t bytes) { stack_bytes.store(bytes, std::memory_order_relaxed); }
+
+std::size_t thread_stack_bytes() { return stack_bytes.load(std::memory_order_relaxed); }
+
+void set_kept_limit(KeptLimit limit, std::size_t value) { kept(limit).store(value, std::memory_order_relaxed); }
+
+std::size_t kept_limit(KeptLimit limit) { return kept(limit).load(std::memory_order_relaxed); }
+
+void reset_device_limits() {
+  set_thread_stack_bytes(kDefaultThreadStackBytes);
+  set_kept_limit(KeptLimit::PendingLaunchCount, kDefaultPendingLaunchCount);
+  set_kept_limit(KeptLimit::L2FetchGranularity, kDefaultL2FetchGranularity);
+  set_kept_limit(KeptLimit::PersistingL2Bytes, kDefaultPersistingL2Bytes);
+  reset_device_output();
+  reset_device_heap();
+}
+
+}  // namespace cucpu::exec

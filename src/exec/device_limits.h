@@ -1,0 +1,40 @@
+// The device limits that size what the executor makes (cudaDeviceSetLimit): the stack of
+// each CUDA thread here; the printf FIFO (device_printf.h) and the malloc heap
+// (device_heap.h) beside the things they size; and the limits kept only to be read back.
+#pragma once
+
+#include <cstddef>
+
+namespace cucpu::exec {
+
+// What an H100 with CUDA 13 does (tests/data/dump_device_limits.cu, device_limits.out):
+constexpr std::size_t kDefaultThreadStackBytes = 1024;  // cudaLimitStackSize, set in steps of 16:
+constexpr std::size_t kThreadStackGranule = 16;
+constexpr std::size_t kMaxThreadStackBytes = 512 * 1024 - kThreadStackGranule;  // 307200 is taken, 524288 refused
+constexpr std::size_t kMinPrintfFifoBytes = 512 * 1024;  // smaller requests get this
+constexpr std::size_t kMinMallocHeapBytes = 4 << 20;     // smaller requests get this
+constexpr std::size_t kMinPendingLaunchCount = 32;       // smaller requests get this
+constexpr std::size_t kMaxL2FetchGranularity = 128;      // larger requests are refused
+constexpr std::size_t kPersistingL2Granule = 3276800;    // the set-aside grows in these steps
+constexpr std::size_t kDefaultPersistingL2Bytes = 9830400;
+
+// cudaLimitStackSize. A fiber's stack is this or the executor's floor (CUCPU_FIBER_STACK_KIB:
+// compiled kernels and the runtime functions they call need more than a GPU frame),
+// whichever is larger, plus the kernel's .local bytes. Takes effect at the next launch.
+void set_thread_stack_bytes(std::size_t bytes);
+std::size_t thread_stack_bytes();
+
+// Limits that nothing in cucpu acts on (yet), kept so that a get returns what was set and
+// a reset restores their defaults: the device runtime's pending-launch count, and the L2
+// hints, which have no cache to steer here.
+enum class KeptLimit { PendingLaunchCount, L2FetchGranularity, PersistingL2Bytes };
+constexpr std::size_t kDefaultPendingLaunchCount = 2048;  // cuda_runtime_api.h
+constexpr std::size_t kDefaultL2FetchGranularity = 64;
+void set_kept_limit(KeptLimit limit, std::size_t value);
+std::size_t kept_limit(KeptLimit limit);
+
+// cudaDeviceReset: every limit the executor applies goes back to its default (the stack,
+// the printf FIFO, the malloc heap, whose blocks are freed).
+void reset_device_limits();
+
+}  // namespace cucpu::exec

@@ -1,0 +1,62 @@
+// The device runtime of dynamic parallelism (CUDA Programming Guide "CUDA Dynamic
+// Parallelism", the CDP2 functions of cuda_device_runtime_api.h): what one block's threads
+// have of it while the block runs, and the runtime functions __cucpu_devrt.* that the
+// JIT's calls of those externs reach (kernel_abi.h).
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <vector>
+
+#include "exec/grid.h"
+#include "exec/launch_tree.h"
+#include "jit/kernel_abi.h"
+
+namespace cucpu::exec {
+
+// A block's device-runtime state, made for each block by the block runner and reached by
+// its threads through BlockExecution::launch_scope. Everything here is touched by the
+// block's own threads only, which take turns on one worker: no locking.
+class BlockLaunchScope {
+ public:
+  // grid: the grid the block belongs to, the parent of the block's launches.
+  BlockLaunchScope(TreeGrid& grid, uint32_t thread_count) : grid_(grid), thread_count_(thread_count) {}
+
+  TreeGrid& grid() const { return grid_; }
+
+  // The per-thread error of cudaGetLastError / cudaPeekAtLastError (a cudaError_t).
+  uint32_t last_error(uint32_t linear_tid, bool reset);
+  void set_last_error(uint32_t linear_tid, uint32_t error);
+
+  // The stream a handle names: 0 is the block's NULL stream (made at its first use), others
+  // streams this block created; null for any other handle (streams are private to the
+  // block that made them). Streams outlive the block while work is queued in them.
+  std::shared_ptr<LaunchStream> stream(uint64_t handle);
+  uint64_t create_stream();
+  bool destroy_stream(uint64_t handle);
+
+  // Events this block created (private to it, as streams are); null for any other handle.
+  std::shared_ptr<DeviceEvent> event(uint64_t handle);
+  uint64_t create_event();
+  bool destroy_event(uint64_t handle);
+
+  // Parameter buffers handed out and not launched yet.
+  void keep_prepared(PreparedGrid prepared) { prepared_.push_back(std::move(prepared)); }
+  // Takes the prepared grid whose buffer is `params`; an empty grid when none is.
+  PreparedGrid take_prepared(const void* params);
+
+ private:
+  TreeGrid& grid_;
+  uint32_t thread_count_;
+  std::vector<uint32_t> last_errors_;  // sized at the first error
+  std::shared_ptr<LaunchStream> null_stream_;
+  std::map<uint64_t, std::shared_ptr<LaunchStream>> streams_;
+  std::map<uint64_t, std::shared_ptr<DeviceEvent>> events_;
+  std::vector<PreparedGrid> prepared_;
+};
+
+// __cucpu_devrt.NAME for every NAME of jit::kDeviceRuntimeFunctions.
+jit::RuntimeSymbols device_runtime_symbols();
+
+}  // namespace cucpu::exec
