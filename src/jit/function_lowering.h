@@ -141,12 +141,26 @@ bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst);
 // shfl/vote/match/activemask/elect and bar.warp.sync (takes these before lower_synchronization).
 bool lower_warp_collectives(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst);
+// cvt to and from fp8/fp6/fp4/ue8m0 pairs (takes these before lower_half_precision).
+bool lower_narrow_float(FunctionLowering& fl, const ptx::Instruction& inst);
+// cp.async, cp.async.bulk and mbarrier.
+bool lower_async_copy(FunctionLowering& fl, const ptx::Instruction& inst);
+// wmma, mma, ldmatrix, stmatrix, movmatrix.
+bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst);
+
+struct CallSite;
+// A call of a device runtime extern (__cudaCDP2*, kernel_abi.h kDeviceRuntimeFunctions);
+// false for any other callee (lower_device_runtime_call.cpp).
+bool lower_device_runtime_call(FunctionLowering& fl, const CallSite& site, const ptx::Function& callee);
 
 // Directed-rounding arithmetic the generated code calls (rounding_helpers.cpp).
 // mode: 0 = .rn, 1 = .rz, 2 = .rm, 3 = .rp.
 int rounding_mode_argument(ptx::Rounding rounding);  // -1 when not one of the four
 RuntimeSymbols jit_helper_symbols();
 RuntimeSymbols half_precision_helper_symbols();  // __cucpu_jit_narrow (lower_half_precision.cpp)
+RuntimeSymbols mbarrier_helper_symbols();        // __cucpu_jit_mbarrier_* (mbarrier_helpers.cpp)
+RuntimeSymbols tensor_core_helper_symbols();     // __cucpu_jit_wmma_*, __cucpu_jit_mma (tensor_core_helpers.cpp)
+RuntimeSymbols narrow_float_helper_symbols();    // fp8/fp6/fp4 conversions (lower_narrow_float.cpp)
 
 // The LLVM signature of a .func: void(ThreadContext*, one pointer per `.param` return,
 // one per `.param` parameter), each pointing at the caller's parameter memory.

@@ -205,6 +205,12 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
 
 bool lower_conversion(FunctionLowering& fl, const ptx::Instruction& inst) {
   if (inst.opcode != ptx::Opcode::Cvt) return false;
+  if (inst.q.satfinite) {
+    // Only conversions to f16/bf16/tf32 and the narrow formats take it (lower_half_precision,
+    // lower_narrow_float); PTX ISA 9.0 §9.7.9.21.
+    fl.fail(".satfinite is only for conversions to f16, bf16, tf32 and fp8/fp6/fp4 types");
+    return true;
+  }
   lower_cvt(fl, inst);
   return true;
 }

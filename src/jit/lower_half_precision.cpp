@@ -430,8 +430,14 @@ llvm::Value* convert_lane(HalfLowering& h, const ptx::Operand& op, ptx::Type src
       narrowed = b.CreateSelect(b.CreateFCmpUNO(raw, raw), quiet, narrowed);
     }
   }
-  // .ftz is about the f32 side of the conversion; .relu and .sat apply to the result.
+  // .ftz is about the f32 side of the conversion; .relu, .sat and .satfinite (an infinite
+  // result becomes the largest finite one of its sign, NaN stays NaN) apply to the result.
   llvm::Value* r = narrowed;
+  if (inst.q.satfinite) {
+    llvm::Value* infinite = b.CreateICmpEQ(b.CreateAnd(r, h.bits16(0x7fff)), h.bits16(h.exponent_mask()));
+    llvm::Value* largest = b.CreateOr(b.CreateAnd(r, h.bits16(0x8000)), h.bits16(h.exponent_mask() - 1));
+    r = b.CreateSelect(infinite, largest, r);
+  }
   if (inst.q.relu) r = b.CreateSelect(b.CreateAnd(h.is_negative(r), b.CreateNot(h.is_nan(r))), h.bits16(0), r);
   if (inst.q.sat) {
     llvm::Value* above_one = b.CreateICmpUGT(r, h.bits16(h.one()));
@@ -441,7 +447,11 @@ llvm::Value* convert_lane(HalfLowering& h, const ptx::Operand& op, ptx::Type src
   return r;
 }
 
-// cvt.{rna,rn,rz}.tf32.f32: rounding of the f32 bits as an integer, as the GPU does.
+// cvt.{rna,rn,rz}{.satfinite}.tf32.f32: rounding of the f32 bits as an integer, as the GPU
+// does. .satfinite (PTX ISA 9.0 §9.7.9.21): a rounded result whose exponent is all ones
+// loses one tf32 ulp of its bits, so infinities and results rounded past the largest tf32
+// give +-0x7f7fe000 and a NaN stays a NaN with a smaller payload (H100: 7fc00000 ->
+// 7fbfe000, ffc00001 -> ffbfe000, 7f800001 -> 7f7fe000).
 void lower_tf32(FunctionLowering& fl, const ptx::Instruction& inst) {
   auto& b = fl.b;
   if (!fl.expect_operands(inst, 2)) return;
@@ -466,6 +476,10 @@ void lower_tf32(FunctionLowering& fl, const ptx::Instruction& inst) {
       return;
   }
   r = b.CreateAnd(r, b.getInt32(0xffffe000));
+  if (inst.q.satfinite) {
+    llvm::Value* top_exponent = b.CreateICmpEQ(b.CreateAnd(r, b.getInt32(0x7f800000)), b.getInt32(0x7f800000));
+    r = b.CreateSelect(top_exponent, b.CreateSub(r, b.getInt32(0x2000)), r);
+  }
   if (inst.q.relu) r = b.CreateSelect(b.CreateICmpSLT(r, b.getInt32(0)), b.getInt32(0), r);
   fl.write(inst.operands[0], ptx::Type::B32, r);
 }

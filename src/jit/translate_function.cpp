@@ -19,9 +19,11 @@ namespace {
 using LowerFamily = bool (*)(FunctionLowering&, const ptx::Instruction&);
 constexpr LowerFamily kFamilies[] = {
     lower_control_flow,     lower_data_movement,    lower_integer_arithmetic,
-    lower_bit_manipulation, lower_half_precision,  // before the f32/f64, compare and cvt families
+    lower_bit_manipulation, lower_narrow_float,     // cvt with fp8/fp6/fp4/ue8m0 pairs, before the half family
+    lower_half_precision,                           // before the f32/f64, compare and cvt families
     lower_float_arithmetic, lower_comparison,       lower_conversion,
     lower_atomics,          lower_warp_collectives, lower_synchronization,
+    lower_async_copy,       lower_tensor_core,
 };
 
 bool terminated(FunctionLowering& fl) { return fl.b.GetInsertBlock()->getTerminator() != nullptr; }
@@ -95,7 +97,7 @@ void allocate_frame_variables(FunctionLowering& fl) {
 // Independent thread scheduling (CUDA Programming Guide, compute capability 7.x): a lane
 // that spins until another lane of its warp releases a lock must let that lane run. A
 // loop that reads memory other threads write (an atom, an ld.volatile/.relaxed/.acquire,
-// a nanosleep) may be such a spin loop: its backward branch gets a yield point, and the
+// a nanosleep, an mbarrier.test_wait) may be such a spin loop: its backward branch gets a yield point, and the
 // function counts as waiting for other threads, so that its kernel runs on fibers.
 // Other loops get nothing: they cannot depend on another thread's progress.
 bool may_wait_on_memory(const ptx::Instruction& inst) {
@@ -103,6 +105,8 @@ bool may_wait_on_memory(const ptx::Instruction& inst) {
     case ptx::Opcode::Atom:
     case ptx::Opcode::Nanosleep:
       return true;
+    case ptx::Opcode::Mbarrier:
+      return inst.q.operation == ptx::Operation::TestWait;
     case ptx::Opcode::Ld:
       return inst.q.sem == ptx::Semantics::Volatile || inst.q.sem == ptx::Semantics::Relaxed ||
              inst.q.sem == ptx::Semantics::Acquire || inst.q.sem == ptx::Semantics::SeqCst;

@@ -47,6 +47,17 @@ inline constexpr uint64_t kWarp = 1ull << 31;   // bar.warp.sync
 inline constexpr uint64_t kIdx = 1ull << 32;    // brx.idx: the only form, dropped
 inline constexpr uint64_t kWord = 1ull << 33;   // every word kept in order (Qualifiers::words)
 inline constexpr uint64_t kXorsign = 1ull << 34; // min/max .xorsign.abs
+inline constexpr uint64_t kShape = 1ull << 35;     // .m16n16k16 ...
+inline constexpr uint64_t kFragment = 1ull << 36;  // wmma .a .b .c .d
+inline constexpr uint64_t kLayout = 1ull << 37;    // .row .col: first -> layout, second -> layout_b
+inline constexpr uint64_t kMatrixTypes = 1ull << 38;  // third and fourth type -> b_type, c_type
+inline constexpr uint64_t kSrcSpace = 1ull << 39;  // a second space -> src_space
+inline constexpr uint64_t kAsyncCopy = 1ull << 40; // cp: .async .bulk .mbarrier .noinc .read, completions
+inline constexpr uint64_t kMbarrier = 1ull << 41;  // mbarrier: .parity .noComplete, .expect_tx after .arrive
+inline constexpr uint64_t kMatrixCount = 1ull << 42;  // .x1 .x2 .x4
+inline constexpr uint64_t kTrans = 1ull << 43;
+inline constexpr uint64_t kSatfinite = 1ull << 44;
+inline constexpr uint64_t kPopc = 1ull << 45;      // mma .xor.popc / .and.popc: .popc dropped
 
 // The third column of opcodes.def for `opcode`.
 uint64_t accepted_qualifiers(Opcode opcode);

@@ -14,10 +14,29 @@ unsigned bit_width(Type type) {
       return 0;
     case Type::Pred:
       return 1;
+    case Type::B1:
+      return 1;
+    case Type::U4:
+    case Type::S4:
+    case Type::E2m1:
+      return 4;
+    case Type::E2m3:
+    case Type::E3m2:
+      return 6;
     case Type::B8:
     case Type::U8:
     case Type::S8:
+    case Type::E4m3:
+    case Type::E5m2:
+    case Type::Ue8m0:
+    case Type::E2m1x2:
       return 8;
+    case Type::E4m3x2:
+    case Type::E5m2x2:
+    case Type::E2m3x2:
+    case Type::E3m2x2:
+    case Type::Ue8m0x2:
+      return 16;
     case Type::B16:
     case Type::U16:
     case Type::S16:
@@ -47,6 +66,7 @@ bool is_signed_int(Type type) { return type >= Type::S8 && type <= Type::S64; }
 bool is_unsigned_int(Type type) { return type >= Type::U8 && type <= Type::U64; }
 bool is_bits(Type type) { return type >= Type::B8 && type <= Type::B128; }
 bool is_float(Type type) { return type >= Type::F16 && type <= Type::F64; }
+bool is_narrow_float(Type type) { return type >= Type::E4m3 && type <= Type::Ue8m0x2; }
 
 const char* spelling(Type type) {
   switch (type) {
@@ -94,6 +114,36 @@ const char* spelling(Type type) {
       return ".f32";
     case Type::F64:
       return ".f64";
+    case Type::B1:
+      return ".b1";
+    case Type::U4:
+      return ".u4";
+    case Type::S4:
+      return ".s4";
+    case Type::E4m3:
+      return ".e4m3";
+    case Type::E5m2:
+      return ".e5m2";
+    case Type::E2m3:
+      return ".e2m3";
+    case Type::E3m2:
+      return ".e3m2";
+    case Type::E2m1:
+      return ".e2m1";
+    case Type::Ue8m0:
+      return ".ue8m0";
+    case Type::E4m3x2:
+      return ".e4m3x2";
+    case Type::E5m2x2:
+      return ".e5m2x2";
+    case Type::E2m3x2:
+      return ".e2m3x2";
+    case Type::E3m2x2:
+      return ".e3m2x2";
+    case Type::E2m1x2:
+      return ".e2m1x2";
+    case Type::Ue8m0x2:
+      return ".ue8m0x2";
   }
   return "";
 }

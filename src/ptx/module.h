@@ -32,6 +32,12 @@ enum class Type : uint8_t {
   U8, U16, U32, U64,
   S8, S16, S32, S64,
   F16, F16x2, BF16, BF16x2, TF32, F32, F64,
+  // Narrow formats of tensor-core operands and conversions (PTX ISA 9.0 §5.2.5): 1- and
+  // 4-bit integers, fp8 (e4m3, e5m2), fp6 (e2m3, e3m2), fp4 (e2m1), the ue8m0 scale, and
+  // their packed pairs.
+  B1, U4, S4,
+  E4m3, E5m2, E2m3, E3m2, E2m1, Ue8m0,
+  E4m3x2, E5m2x2, E2m3x2, E3m2x2, E2m1x2, Ue8m0x2,
 };
 
 unsigned bit_width(Type type);     // Pred: 1; None: 0
@@ -39,6 +45,7 @@ bool is_signed_int(Type type);     // S8..S64
 bool is_unsigned_int(Type type);   // U8..U64
 bool is_bits(Type type);           // B8..B128
 bool is_float(Type type);          // F16..F64 (incl. packed and TF32)
+bool is_narrow_float(Type type);   // E4m3..Ue8m0x2 (fp8/fp6/fp4/ue8m0, single or packed)
 const char* spelling(Type type);   // ".u32"
 
 enum class StateSpace : uint8_t {
@@ -89,7 +96,32 @@ struct Qualifiers {
   VoteMode vote = VoteMode::None;          // vote .all .any .uni .ballot
   Semantics sem = Semantics::None;         // .relaxed .acquire .release .acq_rel .sc .volatile
   Scope scope = Scope::None;               // .cta .cluster .gpu .sys
-  Operation operation = Operation::None;   // testp property, prmt mode, bfind.shiftamt, griddepcontrol
+  Operation operation = Operation::None;   // testp property, prmt mode, bfind.shiftamt, griddepcontrol,
+                                           // cp.async / mbarrier / wmma operation
+  // Tensor-core operands (wmma, mma, ldmatrix, stmatrix, movmatrix). mma.sync's four types
+  // d.a.b.c are type, src_type, b_type, c_type; wmma.mma's two (d.c) are type, src_type.
+  Type b_type = Type::None;
+  Type c_type = Type::None;
+  Shape shape = Shape::None;
+  Fragment fragment = Fragment::None;  // wmma.load.a ... wmma.store.d
+  Layout layout = Layout::None;        // wmma.load/store: memory layout; wmma/mma.mma: A's layout
+  Layout layout_b = Layout::None;      // wmma/mma.mma: B's layout
+  uint8_t matrices = 0;                // ldmatrix/stmatrix .x1 .x2 .x4
+  bool trans = false;                  // ldmatrix/stmatrix/movmatrix .trans
+  bool satfinite = false;              // cvt / mma / wmma .satfinite
+  // cp.async / cp.async.bulk and mbarrier (PTX ISA 9.0 §9.7.9.25, §9.7.13.15).
+  StateSpace src_space = StateSpace::Generic;  // cp: the source space (space is the destination)
+  bool async = false;        // cp.async
+  bool bulk = false;         // cp.async.bulk
+  bool on_mbarrier = false;  // cp.async.mbarrier.arrive
+  bool noinc = false;        // cp.async.mbarrier.arrive.noinc
+  bool complete_tx = false;  // cp.async.bulk completion .mbarrier::complete_tx::bytes
+  bool bulk_group = false;   // cp.async.bulk completion .bulk_group
+  bool multicast = false;    // cp.async.bulk .multicast::cluster
+  bool read_only = false;    // cp.async.bulk.wait_group.read
+  bool expect_tx = false;    // mbarrier.arrive.expect_tx / arrive_drop.expect_tx
+  bool no_complete = false;  // mbarrier.arrive.noComplete
+  bool parity = false;       // mbarrier.test_wait/try_wait.parity
   uint8_t vector = 1;                      // .v2 .v4 .v8: elements per access
   bool ftz = false;
   bool sat = false;
@@ -107,7 +139,7 @@ struct Qualifiers {
   bool clamp = false;      // shf .clamp (else .wrap)
   bool nc = false;         // ld.global.nc
   // The qualifier words, in order, of a family parsed but not modelled yet (kWord rows of
-  // opcodes.def: tex, suld, wmma, mma, cp.async, mbarrier, ...); empty for all others.
+  // opcodes.def: tex, suld, wgmma, ...); empty for all others.
   std::vector<Word> words;
 };
 

@@ -384,6 +384,23 @@ class ModulePrinter {
         put(spelling(q.atomic_op));
         if (q.aligned) put(".aligned");
         return print_types(q);
+      case Opcode::Cp:
+        return print_async_copy(q);
+      case Opcode::Mbarrier:
+        put(spelling(q.operation));
+        if (q.expect_tx) put(".expect_tx");
+        if (q.no_complete) put(".noComplete");
+        if (q.parity) put(".parity");
+        put(spelling(q.sem));
+        put(spelling(q.scope));
+        put(spelling(q.space));
+        return print_types(q);
+      case Opcode::Wmma:
+      case Opcode::Mma:
+      case Opcode::Ldmatrix:
+      case Opcode::Stmatrix:
+      case Opcode::Movmatrix:
+        return print_matrix(instruction.opcode, q);
       default:
         break;
     }
@@ -410,6 +427,7 @@ class ModulePrinter {
     if (q.full) put(".full");
     if (q.ftz) put(".ftz");
     if (q.sat) put(".sat");
+    if (q.satfinite) put(".satfinite");
     if (q.relu) put(".relu");
     if (q.nan) put(".NaN");
     if (q.xorsign_abs) put(".xorsign.abs");
@@ -434,6 +452,60 @@ class ModulePrinter {
   void print_types(const Qualifiers& q) {
     put(spelling(q.type));
     put(spelling(q.src_type));
+    put(spelling(q.b_type));
+    put(spelling(q.c_type));
+  }
+
+  // cp.async.ca.shared.global, cp.async.commit_group, cp.async.mbarrier.arrive.noinc.shared.b64,
+  // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes, cp.async.bulk.wait_group.read.
+  void print_async_copy(const Qualifiers& q) {
+    if (q.async) put(".async");
+    if (q.bulk) put(".bulk");
+    if (q.on_mbarrier) put(".mbarrier");
+    put(spelling(q.operation));
+    if (q.noinc) put(".noinc");
+    if (q.read_only) put(".read");
+    // The cache level is dropped as meaningless on a CPU; .ca takes every copy size.
+    if (!q.bulk && q.operation == Operation::None && !q.on_mbarrier) put(".ca");
+    put(spelling(q.space));
+    put(spelling(q.src_space));
+    if (q.complete_tx) put(".mbarrier::complete_tx::bytes");
+    if (q.bulk_group) put(".bulk_group");
+    if (q.multicast) put(".multicast::cluster");
+    print_types(q);
+  }
+
+  // wmma.load.a.sync.aligned.row.m16n16k16.shared.f16, wmma.mma.xor.popc.sync.aligned.row.col...,
+  // mma.sync.aligned.m16n8k16.row.col.satfinite.s32.s8.s8.s32, ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16.
+  void print_matrix(Opcode opcode, const Qualifiers& q) {
+    put(spelling(q.operation));
+    put(spelling(q.fragment));
+    if (opcode == Opcode::Wmma && q.bool_op != BoolOp::None) {
+      put(spelling(q.bool_op));
+      put(".popc");
+    }
+    if (q.sync) put(".sync");
+    if (q.aligned) put(".aligned");
+    if (opcode == Opcode::Wmma) {
+      put(spelling(q.layout));
+      put(spelling(q.layout_b));
+      put(spelling(q.shape));
+    } else {
+      put(spelling(q.shape));
+      put(spelling(q.layout));
+      put(spelling(q.layout_b));
+    }
+    if (q.matrices != 0) out_ += fmt::format(".x{}", q.matrices);
+    if (q.trans) put(".trans");
+    put(spelling(q.rounding));
+    if (opcode == Opcode::Mma && q.satfinite) put(".satfinite");
+    put(spelling(q.space));
+    print_types(q);
+    if (opcode == Opcode::Wmma && q.satfinite) put(".satfinite");
+    if (opcode == Opcode::Mma && q.bool_op != BoolOp::None) {
+      put(spelling(q.bool_op));
+      put(".popc");
+    }
   }
 
   const std::string& register_name(const Function& function, uint32_t reg) {

@@ -86,6 +86,19 @@ Operation Qualifiers::*field_of<Operation>() {
   return &Qualifiers::operation;
 }
 
+template <>
+Shape Qualifiers::*field_of<Shape>() {
+  return &Qualifiers::shape;
+}
+template <>
+Fragment Qualifiers::*field_of<Fragment>() {
+  return &Qualifiers::fragment;
+}
+template <>
+Layout Qualifiers::*field_of<Layout>() {
+  return &Qualifiers::layout;  // a second layout word goes to layout_b (set_layout)
+}
+
 template <typename Group>
 Outcome set_group(Qualifiers& q, uint64_t, uint8_t value) {
   Group& field = q.*field_of<Group>();
@@ -101,20 +114,55 @@ Outcome set_group<Word>(Qualifiers& q, uint64_t, uint8_t value) {
   return Outcome::Applied;
 }
 
+// Types in order: type, then src_type, then (mma.sync's d.a.b.c) b_type and c_type.
 Outcome set_type(Qualifiers& q, uint64_t accepted, uint8_t value) {
+  const bool matrix = (accepted & accepts::kMatrixTypes) != 0;
   if (q.type == Type::None) {
     q.type = static_cast<Type>(value);
   } else if ((accepted & accepts::kSrcType) && q.src_type == Type::None) {
     q.src_type = static_cast<Type>(value);
+  } else if (matrix && q.b_type == Type::None) {
+    q.b_type = static_cast<Type>(value);
+  } else if (matrix && q.c_type == Type::None) {
+    q.c_type = static_cast<Type>(value);
   } else {
     return Outcome::Duplicate;
   }
   return Outcome::Applied;
 }
 
-Outcome set_space(Qualifiers& q, uint64_t, uint8_t value) {
-  if (q.space != StateSpace::Generic) return Outcome::Duplicate;
-  q.space = static_cast<StateSpace>(value);
+// A first space is the (destination) space; cp's second is its source space.
+Outcome set_space(Qualifiers& q, uint64_t accepted, uint8_t value) {
+  if (q.space == StateSpace::Generic) {
+    q.space = static_cast<StateSpace>(value);
+  } else if ((accepted & accepts::kSrcSpace) && q.src_space == StateSpace::Generic) {
+    q.src_space = static_cast<StateSpace>(value);
+  } else {
+    return Outcome::Duplicate;
+  }
+  return Outcome::Applied;
+}
+
+// wmma/mma `.row.col`: the second layout word is B's (the first, A's or the memory's of
+// wmma.load/store, went to Qualifiers::layout).
+Outcome set_layout_b(Qualifiers& q, uint64_t, uint8_t value) {
+  if (q.layout_b != Layout::None) return Outcome::Duplicate;
+  q.layout_b = static_cast<Layout>(value);
+  return Outcome::Applied;
+}
+
+Outcome set_matrices(Qualifiers& q, uint64_t, uint8_t value) {
+  if (q.matrices != 0) return Outcome::Duplicate;
+  q.matrices = value;
+  return Outcome::Applied;
+}
+
+// mbarrier.arrive.expect_tx / arrive_drop.expect_tx: a modifier of the arrival. (Alone,
+// `.expect_tx` is the operation: Operation::ExpectTx, tried first.)
+Outcome set_arrive_expect_tx(Qualifiers& q, uint64_t, uint8_t) {
+  if (q.expect_tx || (q.operation != Operation::Arrive && q.operation != Operation::ArriveDrop))
+    return Outcome::Duplicate;
+  q.expect_tx = true;
   return Outcome::Applied;
 }
 
@@ -142,7 +190,10 @@ void add_types(WordTable& table) {
   static constexpr Type kTypes[] = {Type::Pred, Type::B8,  Type::B16, Type::B32,   Type::B64,  Type::B128,
                                     Type::U8,   Type::U16, Type::U32, Type::U64,   Type::S8,   Type::S16,
                                     Type::S32,  Type::S64, Type::F16, Type::F16x2, Type::BF16, Type::BF16x2,
-                                    Type::TF32, Type::F32, Type::F64};
+                                    Type::TF32, Type::F32, Type::F64, Type::B1, Type::U4, Type::S4,
+                                    Type::E4m3, Type::E5m2, Type::E2m3, Type::E3m2, Type::E2m1, Type::Ue8m0,
+                                    Type::E4m3x2, Type::E5m2x2, Type::E2m3x2, Type::E3m2x2, Type::E2m1x2,
+                                    Type::Ue8m0x2};
   for (Type type : kTypes) table[spelling(type)].push_back({accepts::kType, set_type, static_cast<uint8_t>(type)});
 }
 
@@ -162,6 +213,8 @@ void add_groups(WordTable& table) {
 #define PTX_QUALIFIER(Group, Name, text) \
   table[text].push_back({accepts::k##Group, set_group<Group>, static_cast<uint8_t>(Group::Name)});
 #include "ptx/qualifiers.def"
+  table[".row"].push_back({accepts::kLayout, set_layout_b, static_cast<uint8_t>(Layout::Row)});
+  table[".col"].push_back({accepts::kLayout, set_layout_b, static_cast<uint8_t>(Layout::Col)});
   // membar spells the GPU scope `.gl` (PTX ISA 9.0 §9.7.13.4).
   table[".gl"].push_back({accepts::kScope, set_group<Scope>, static_cast<uint8_t>(Scope::Gpu)});
 }
@@ -191,6 +244,23 @@ void add_flags(WordTable& table) {
   table[".nc"].push_back({kNc, set_flag<&Qualifiers::nc, true>, 0});
   table[".noftz"].push_back({kNoftz, drop, 0});
   table[".idx"].push_back({kIdx, drop, 0});
+  table[".x1"].push_back({kMatrixCount, set_matrices, 1});
+  table[".x2"].push_back({kMatrixCount, set_matrices, 2});
+  table[".x4"].push_back({kMatrixCount, set_matrices, 4});
+  table[".trans"].push_back({kTrans, set_flag<&Qualifiers::trans, true>, 0});
+  table[".satfinite"].push_back({kSatfinite, set_flag<&Qualifiers::satfinite, true>, 0});
+  table[".popc"].push_back({kPopc, drop, 0});  // only after .xor / .and
+  table[".async"].push_back({kAsyncCopy, set_flag<&Qualifiers::async, true>, 0});
+  table[".bulk"].push_back({kAsyncCopy, set_flag<&Qualifiers::bulk, true>, 0});
+  table[".mbarrier"].push_back({kAsyncCopy, set_flag<&Qualifiers::on_mbarrier, true>, 0});
+  table[".noinc"].push_back({kAsyncCopy, set_flag<&Qualifiers::noinc, true>, 0});
+  table[".read"].push_back({kAsyncCopy, set_flag<&Qualifiers::read_only, true>, 0});
+  table[".mbarrier::complete_tx::bytes"].push_back({kAsyncCopy, set_flag<&Qualifiers::complete_tx, true>, 0});
+  table[".bulk_group"].push_back({kAsyncCopy, set_flag<&Qualifiers::bulk_group, true>, 0});
+  table[".multicast::cluster"].push_back({kAsyncCopy, set_flag<&Qualifiers::multicast, true>, 0});
+  table[".parity"].push_back({kMbarrier, set_flag<&Qualifiers::parity, true>, 0});
+  table[".noComplete"].push_back({kMbarrier, set_flag<&Qualifiers::no_complete, true>, 0});
+  table[".expect_tx"].push_back({kMbarrier, set_arrive_expect_tx, 0});
   // Cache operators and hints change no result on a CPU (PTX ISA 9.0 §9.7.9.1).
   for (std::string_view word : {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".L1", ".L2", ".unified"}) {
     table[word].push_back({kCache, drop, 0});

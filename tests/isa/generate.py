@@ -105,7 +105,22 @@ DIV_APPROX_Y = ([f32(x) for x in (1.0, -1.0, 3.0, 0.1, 7.0, 1e-30, 1e30, -2.5, 2
                 rand_f32(12, -120, 120))
 RANGED = (F32[0][4:] + [f32(x) for x in (2.5, 0.1, 1e10, 1e-10, 7.0)], rand_f32(12, -120, 120))
 
-DOMAINS = {"u16": U16, "u32": U32, "u64": U64, "shift": SHIFT, "bitpos": BITPOS, "pred": PRED, "sel": PRMT_SEL,
+# Every fp8 byte in both halves of a packed pair: byte i low, a permutation of i high.
+FP8_PAIRS = ([0x0000, 0x7F7F, 0xFFFF, 0x7E7E, 0x7C7C, 0x8080, 0x0101, 0x3838],
+             [((i * 0x9D + 0x35) & 0xFF) << 8 | i for i in range(256)])
+# f16x2 sources: specials in both halves, then random halves.
+F16_SPECIALS = [0x0000, 0x8000, 0x0001, 0x03FF, 0x0400, 0x3C00, 0xBC00, 0x5F00, 0x5F80, 0x7BFF, 0xFBFF, 0x7C00,
+                0xFC00, 0x7E00, 0xFE01, 0x7C01, 0x1C00, 0x1800, 0x2000, 0x4300, 0x7A00, 0x7B00]
+F16X2 = ([hi << 16 | lo for hi, lo in zip(F16_SPECIALS, reversed(F16_SPECIALS))],
+         [rng.getrandbits(16) << 16 | rng.getrandbits(16) for _ in range(40)])
+# f32 values around the narrow formats' ranges (e4m3 max 448, e5m2 57344) and their ties.
+NARROW_F32 = (f32_specials(),
+              [f32(x) for x in (448.0, 464.0, 480.0, -480.0, 57344.0, 61440.0, 65536.0, 2.0 ** -9, 2.0 ** -10,
+                                3 * 2.0 ** -11, 2.0 ** -16, 2.0 ** -17, 1.0625, 1.125, 1.1875, -0.3, 0.1, 1e6,
+                                -1e6, 3.5, 240.0, 248.0, 65504.0, 65520.0, 3.4e38, 1.0 + 2.0 ** -11)]
+              + [f32(rng.choice((-1, 1)) * rng.uniform(1, 2) * 2.0 ** rng.randint(-20, 18)) for _ in range(24)])
+
+DOMAINS = {"fp8pairs": FP8_PAIRS, "f16x2": F16X2, "nf32": NARROW_F32, "u16": U16, "u32": U32, "u64": U64, "shift": SHIFT, "bitpos": BITPOS, "pred": PRED, "sel": PRMT_SEL,
            "fnsbase": FNS_BASE, "fnsoff": FNS_OFFSET, "len": LEN32, "f32": F32, "f64": F64, "cu32": CVT_U32,
            "cu64": CVT_U64, "trig": TRIG, "ex2": EX2, "pos": POSITIVE, "tanh": TANH, "ydiv": DIV_APPROX_Y,
            "ranged": RANGED}
@@ -357,6 +372,23 @@ def conversion():
     return F
 
 
+def narrow_conversion():
+    """cvt to and from fp8 pairs, and .satfinite to f16/bf16/tf32 (the sm_90 forms: fp6, fp4
+    and ue8m0 need sm_100, so no H100/H200 can take their expected output)."""
+    F = []
+    for t in ("e4m3x2", "e5m2x2"):
+        for relu in ("", ".relu"):
+            F.append(op(f"cvt.rn.satfinite{relu}.{t}.f32", "h", "ff", ["nf32", "nf32"]))
+            F.append(op(f"cvt.rn.satfinite{relu}.{t}.f16x2", "h", "r", ["f16x2"]))
+            F.append(op(f"cvt.rn{relu}.f16x2.{t}", "r", "h", ["fp8pairs"]))
+    for t in ("f16", "bf16"):
+        for relu in ("", ".relu"):
+            F.append(op(f"cvt.rn{relu}.satfinite.{t}.f32", "h", "f", ["nf32"]))
+            F.append(op(f"cvt.rn{relu}.satfinite.{t}x2.f32", "r", "ff", ["nf32", "nf32"]))
+    F += [op("cvt.rna.satfinite.tf32.f32", "r", "f", ["nf32"]), op("cvt.rna.tf32.f32", "r", "f", ["nf32"])]
+    return F
+
+
 def atomics():
     F = []
     for space in ("global", "shared"):
@@ -500,6 +532,8 @@ FAMILIES = [
     ("isa_convert", "Conversions: cvt between integer types (.sat), integer <-> f32/f64 (all roundings), "
      "f32 <-> f64, float rounding to integer values.", conversion),
     ("isa_atomics", "Single-thread atomic semantics on global and shared memory: old and new value.", atomics),
+    ("isa_narrow_convert", "Conversions to and from fp8 pairs (e4m3x2, e5m2x2; .relu) and .satfinite to f16, "
+     "bf16 (x2) and tf32.", narrow_conversion),
 ]
 
 if __name__ == "__main__":

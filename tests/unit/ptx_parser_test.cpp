@@ -597,6 +597,66 @@ TEST(PtxQualifiers, MemoryQualifiers) {
   EXPECT_EQ(relaxed.q.scope, Scope::Sys);
 }
 
+// Tensor cores, cp.async and mbarrier: their words become meanings (shape, fragment,
+// layouts, four types, spaces, completion mechanisms, operation and its modifiers).
+TEST(PtxQualifiers, TensorCoreAsyncCopyAndMbarrierForms) {
+  Instruction mma = first_instruction(
+      "\tmma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.u8.s32 {%r1, %r2, %r3, %r4}, {%r1, %r2, %r3, %r4}, "
+      "{%r5, %r6}, {%r1, %r2, %r3, %r4};");
+  EXPECT_EQ(mma.q.shape, Shape::M16n8k32);
+  EXPECT_EQ(mma.q.layout, Layout::Row);
+  EXPECT_EQ(mma.q.layout_b, Layout::Col);
+  EXPECT_TRUE(mma.q.satfinite && mma.q.sync && mma.q.aligned);
+  EXPECT_EQ(mma.q.type, Type::S32);
+  EXPECT_EQ(mma.q.src_type, Type::S8);
+  EXPECT_EQ(mma.q.b_type, Type::U8);
+  EXPECT_EQ(mma.q.c_type, Type::S32);
+  Instruction b1 = first_instruction(
+      "\tmma.sync.aligned.m16n8k128.row.col.s32.b1.b1.s32.xor.popc {%r1, %r2, %r3, %r4}, {%r1, %r2}, {%r5}, "
+      "{%r1, %r2, %r3, %r4};");
+  EXPECT_EQ(b1.q.bool_op, BoolOp::Xor);
+  EXPECT_EQ(b1.q.src_type, Type::B1);
+  Instruction load = first_instruction("\twmma.load.b.sync.aligned.col.m32n8k16.shared.f16 {%r1, %r2, %r3, %r4, "
+                                       "%r5, %r6, %r7, %r1}, [%rd1], %r2;");
+  EXPECT_EQ(load.q.operation, Operation::Load);
+  EXPECT_EQ(load.q.fragment, Fragment::B);
+  EXPECT_EQ(load.q.layout, Layout::Col);
+  EXPECT_EQ(load.q.shape, Shape::M32n8k16);
+  EXPECT_EQ(load.q.space, StateSpace::Shared);
+  Instruction ldmatrix = first_instruction("\tldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%r1, %r2, %r3, %r4}, [%r5];");
+  EXPECT_EQ(ldmatrix.q.matrices, 4);
+  EXPECT_TRUE(ldmatrix.q.trans);
+  Instruction copy = first_instruction("\tcp.async.cg.shared.global.L2::cache_hint [%r1], [%rd1], 16, %rd2;");
+  EXPECT_TRUE(copy.q.async);
+  EXPECT_EQ(copy.q.space, StateSpace::Shared);
+  EXPECT_EQ(copy.q.src_space, StateSpace::Global);
+  EXPECT_EQ(copy.operands.size(), 3u);  // the cache policy went with the hint
+  Instruction bulk = first_instruction(
+      "\tcp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2];");
+  EXPECT_TRUE(bulk.q.bulk && bulk.q.complete_tx);
+  EXPECT_EQ(bulk.q.space, StateSpace::SharedCluster);
+  Instruction arrive = first_instruction("\tcp.async.mbarrier.arrive.noinc.shared::cta.b64 [%r1];");
+  EXPECT_TRUE(arrive.q.on_mbarrier && arrive.q.noinc);
+  EXPECT_EQ(arrive.q.operation, Operation::Arrive);
+  Instruction expect = first_instruction("\tmbarrier.arrive.expect_tx.release.cta.shared::cta.b64 %rd1, [%r1], 16;");
+  EXPECT_EQ(expect.q.operation, Operation::Arrive);
+  EXPECT_TRUE(expect.q.expect_tx);
+  EXPECT_EQ(expect.q.sem, Semantics::Release);
+  EXPECT_EQ(expect.q.scope, Scope::Cta);
+  Instruction tx = first_instruction("\tmbarrier.expect_tx.relaxed.cluster.shared::cta.b64 [%r1], 16;");
+  EXPECT_EQ(tx.q.operation, Operation::ExpectTx);
+  EXPECT_FALSE(tx.q.expect_tx);
+  Instruction wait = first_instruction("\tmbarrier.try_wait.parity.shared::cta.b64 %p1, [%r1], %r2;");
+  EXPECT_EQ(wait.q.operation, Operation::TryWait);
+  EXPECT_TRUE(wait.q.parity);
+  Instruction fp8 = first_instruction("\tcvt.rn.satfinite.relu.e4m3x2.f32 %rs1, %f1, %f2;");
+  EXPECT_EQ(fp8.q.type, Type::E4m3x2);
+  EXPECT_TRUE(fp8.q.satfinite && fp8.q.relu);
+  EXPECT_EQ(first_error(kernel("\tmbarrier.init.parity.shared.b64 [%r1], 1;")), "(parsed)");  // the JIT rejects it
+  EXPECT_TRUE(first_error(kernel("\tmma.sync.aligned.m16n8k16.row.col.row.f32.f16.f16.f32 {%f1}, {%r1}, {%r2}, {%f1};"))
+                  .starts_with("ptx:13:35: conflicting qualifier '.row' on 'mma'"));
+}
+
 TEST(PtxQualifiers, UnknownQualifierIsADiagnostic) {
   EXPECT_EQ(first_error(kernel("\tld.global.rn.u32 %r1, [%rd1];")), "ptx:13:11: unknown qualifier '.rn' for 'ld'");
   EXPECT_EQ(first_error(kernel("\tbra.sync $L;\n$L:")), "ptx:13:5: unknown qualifier '.sync' for 'bra'");

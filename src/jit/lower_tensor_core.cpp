@@ -1,0 +1,359 @@
+// The warp-level matrix instructions (PTX ISA 9.0 §9.7.14): wmma.load / wmma.store /
+// wmma.mma, mma.sync, ldmatrix, stmatrix and movmatrix.
+//
+// A lane's fragment registers go to a buffer of 64-bit slots on its stack
+// (matrix_fragments.h). wmma.load / wmma.store need only the lane's own elements: the
+// helpers __cucpu_jit_wmma_load / _store move them between the buffer and memory. The
+// others need every lane's data: the lane hands its buffer to the executor's
+// __cucpu_warp_step, which runs __cucpu_jit_mma (or __cucpu_jit_matrix_move) once for
+// the whole warp; each lane then reads its results back from its buffer. Kernels with
+// these instructions run on fibers, like every warp collective.
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "jit/function_lowering.h"
+#include "jit/matrix_fragments.h"
+
+namespace cucpu::jit {
+namespace {
+
+using ptx::Type;
+
+// The registers of a `{...}` operand (a single register counts as a vector of one).
+std::vector<const ptx::Operand*> vector_elements(FunctionLowering& fl, const ptx::Operand& op) {
+  std::vector<const ptx::Operand*> elements;
+  if (op.kind == ptx::Operand::Kind::Vector) {
+    for (const ptx::Operand& element : op.elements) elements.push_back(&element);
+  } else {
+    elements.push_back(&op);
+  }
+  for (const ptx::Operand* element : elements) {
+    if (element->kind != ptx::Operand::Kind::Register && element->kind != ptx::Operand::Kind::Sink &&
+        element->kind != ptx::Operand::Kind::Immediate) {
+      fl.fail("a matrix fragment is a vector of registers");
+      return {};
+    }
+  }
+  if (elements.size() > kSlotsPerOperand) {
+    fl.fail("a matrix fragment has at most 16 registers");
+    return {};
+  }
+  return elements;
+}
+
+llvm::Value* slot_pointer(FunctionLowering& fl, llvm::Value* buffer, uint32_t slot) {
+  return fl.b.CreateConstGEP1_32(fl.b.getInt64Ty(), buffer, slot);
+}
+
+// Stores each register's bits, zero-extended, into slots first, first + 1, ...
+void store_fragment(FunctionLowering& fl, llvm::Value* buffer, uint32_t first,
+                    const std::vector<const ptx::Operand*>& registers) {
+  auto& b = fl.b;
+  for (size_t i = 0; i < registers.size(); ++i) {
+    const ptx::Operand& op = *registers[i];
+    llvm::Value* bits = op.kind == ptx::Operand::Kind::Register ? fl.read_register_bits(op.reg)
+                        : op.kind == ptx::Operand::Kind::Immediate ? b.getInt64(op.imm)
+                                                                   : b.getInt64(0);
+    b.CreateStore(fl.resize_int(bits, 64, false), slot_pointer(fl, buffer, first + static_cast<uint32_t>(i)));
+  }
+}
+
+void load_fragment(FunctionLowering& fl, llvm::Value* buffer, uint32_t first,
+                   const std::vector<const ptx::Operand*>& registers) {
+  auto& b = fl.b;
+  for (size_t i = 0; i < registers.size(); ++i) {
+    const ptx::Operand& op = *registers[i];
+    if (op.kind != ptx::Operand::Kind::Register) continue;
+    llvm::Value* slot = b.CreateLoad(b.getInt64Ty(), slot_pointer(fl, buffer, first + static_cast<uint32_t>(i)));
+    fl.write_register_bits(op.reg, fl.resize_int(slot, fl.register_bits(op.reg), false));
+  }
+}
+
+// The function's one lane buffer (kMatrixSlots slots), shared by all its tensor-core
+// instructions: a kernel with thousands of them keeps a small frame.
+llvm::Value* lane_buffer(FunctionLowering& fl) {
+  constexpr const char* kName = "matrix.lane";
+  for (llvm::Instruction& i : fl.llvm_fn->getEntryBlock()) {
+    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a != nullptr && a->getName() == kName) return a;
+  }
+  return fl.entry_alloca(llvm::ArrayType::get(fl.b.getInt64Ty(), kMatrixSlots), 8, kName);
+}
+
+// Fails unless a fragment has `expected` registers.
+bool expect_registers(FunctionLowering& fl, const std::vector<const ptx::Operand*>& registers, size_t expected,
+                      const char* which) {
+  if (registers.size() == expected) return true;
+  fl.fail(fmt::format("the {} fragment of this form has {} registers", which, expected));
+  return false;
+}
+
+// Registers of an operand's fragment: its elements per lane over the elements a register
+// holds; wmma's f16 A and B fragments are always eight registers, whatever their share of
+// the matrix (PTX ISA 9.0 §9.7.14.4.1), so they hold elements more than once.
+size_t fragment_registers(const MatrixForm& form, MatrixOperand operand, Type type, bool is_wmma) {
+  if (is_wmma && type == Type::F16 && operand != MatrixOperand::C) return 8;
+  const MatrixPosition size = operand_size(matrix_dims(form.shape), operand);
+  const size_t elements = size.row * size.col / 32;
+  return std::max<size_t>(1, elements / elements_per_register(type));
+}
+
+// Runs `step` (a helper of tensor_core_helpers.cpp) once for the warp with every lane's buffer.
+void warp_step(FunctionLowering& fl, llvm::Value* buffer, const char* step, uint32_t operation) {
+  auto& b = fl.b;
+  llvm::Type* step_args[] = {fl.ptr_type(), b.getInt32Ty()};
+  llvm::FunctionCallee helper = fl.runtime_function(step, b.getVoidTy(), step_args);
+  llvm::Type* args[] = {fl.ptr_type(), b.getInt32Ty(), fl.ptr_type(), fl.ptr_type(), b.getInt32Ty()};
+  b.CreateCall(fl.runtime_function(kWarpStep, b.getVoidTy(), args),
+               {fl.thread_context, b.getInt32(0xffffffffu), buffer, helper.getCallee(), b.getInt32(operation)});
+  fl.waits_for_other_threads = true;
+}
+
+bool is_f16_pair_input(Type d, Type c) {
+  return (d == Type::F16 || d == Type::F32) && (c == Type::F16 || c == Type::F32);
+}
+
+// The forms cucpu computes: the element types of A/B and C/D, by shape (PTX ISA 9.0
+// §9.7.14.4.1 and §9.7.14.5.1).
+bool valid_product(ptx::Shape shape, const MatrixForm& f) {
+  using S = ptx::Shape;
+  const bool float_acc = (f.d == Type::F32 || f.d == Type::F16) && (f.c == Type::F32 || f.c == Type::F16);
+  const bool f32_acc = f.d == Type::F32 && f.c == Type::F32;
+  const bool int_acc = f.d == Type::S32 && f.c == Type::S32;
+  const bool int8 = (f.a == Type::S8 || f.a == Type::U8) && (f.b == Type::S8 || f.b == Type::U8);
+  const bool int4 = (f.a == Type::S4 || f.a == Type::U4) && (f.b == Type::S4 || f.b == Type::U4);
+  const bool fp8 = (f.a == Type::E4m3 || f.a == Type::E5m2) && (f.b == Type::E4m3 || f.b == Type::E5m2);
+  const bool f16 = f.a == Type::F16 && f.b == Type::F16, bf16 = f.a == Type::BF16 && f.b == Type::BF16;
+  const bool tf32 = f.a == Type::TF32 && f.b == Type::TF32, b1 = f.a == Type::B1 && f.b == Type::B1;
+  const bool f64 = f.a == Type::F64 && f.b == Type::F64 && f.c == Type::F64 && f.d == Type::F64;
+  switch (shape) {
+    case S::M16n16k16:
+    case S::M32n8k16:
+    case S::M8n32k16:
+      return (f16 && float_acc) || (bf16 && f32_acc) || (int8 && int_acc);
+    case S::M16n16k8:
+      return tf32 && f32_acc;
+    case S::M8n8k4:
+      return f64;
+    case S::M8n8k16:
+      return int8 && int_acc;
+    case S::M8n8k32:
+      return int4 && int_acc;
+    case S::M8n8k128:
+    case S::M16n8k128:
+    case S::M16n8k256:
+      return (b1 && int_acc) || (shape == S::M16n8k128 && int4 && int_acc);
+    case S::M16n8k4:
+      return (tf32 && f32_acc) || f64;
+    case S::M16n8k8:
+      return (f16 && float_acc) || (bf16 && f32_acc) || (tf32 && f32_acc) || f64;
+    case S::M16n8k16:
+      return (f16 && float_acc) || (bf16 && f32_acc) || (int8 && int_acc) || f64;
+    case S::M16n8k32:
+      return (int8 && int_acc) || (int4 && int_acc) || (fp8 && float_acc);
+    case S::M16n8k64:
+      return int4 && int_acc;
+    default:
+      return false;
+  }
+}
+
+// wmma.mma / mma.sync d, a, b, c.
+void lower_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_wmma) {
+  const ptx::Qualifiers& q = inst.q;
+  if (!fl.expect_operands(inst, 4)) return;
+  MatrixForm form;
+  form.shape = q.shape;
+  form.satfinite = q.satfinite;
+  form.bit_op = q.bool_op;
+  if (q.b_type == Type::None) {  // wmma .dtype.ctype: f16 inputs
+    if (!is_wmma || !is_f16_pair_input(q.type, q.src_type)) {
+      fl.fail("expected the types d.a.b.c (or wmma's d.c with f16 inputs)");
+      return;
+    }
+    form.a = form.b = Type::F16;
+    form.d = q.type;
+    form.c = q.src_type;
+  } else {
+    form.d = q.type;
+    form.a = q.src_type;
+    form.b = q.b_type;
+    form.c = q.c_type;
+  }
+  if (q.shape == ptx::Shape::M8n8k4 && form.a == Type::F16) {
+    fl.fail("mma.m8n8k4 with .f16 (quad-pair fragments) is not supported yet");
+    return;
+  }
+  if (!valid_product(q.shape, form)) {
+    fl.fail("this shape and combination of types is not a tensor-core product of sm_90");
+    return;
+  }
+  if ((form.a == Type::B1) != (form.bit_op != ptx::BoolOp::None) || form.bit_op == ptx::BoolOp::Or) {
+    fl.fail(".b1 products take .xor.popc or .and.popc, and only they do");
+    return;
+  }
+  if (!is_wmma && (q.layout != ptx::Layout::Row || q.layout_b != ptx::Layout::Col) &&
+      !(form.a == Type::F64 && q.shape == ptx::Shape::M8n8k4)) {
+    fl.fail("mma.sync takes .row.col");
+    return;
+  }
+  if (is_wmma && (q.layout == ptx::Layout::None || q.layout_b == ptx::Layout::None)) {
+    fl.fail("wmma.mma names the layouts of A and B");
+    return;
+  }
+  auto d = vector_elements(fl, inst.operands[0]);
+  auto a = vector_elements(fl, inst.operands[1]);
+  auto b = vector_elements(fl, inst.operands[2]);
+  auto c = vector_elements(fl, inst.operands[3]);
+  if (fl.failed() || !expect_registers(fl, a, fragment_registers(form, MatrixOperand::A, form.a, is_wmma), "A") ||
+      !expect_registers(fl, b, fragment_registers(form, MatrixOperand::B, form.b, is_wmma), "B") ||
+      !expect_registers(fl, c, fragment_registers(form, MatrixOperand::C, form.c, is_wmma), "C") ||
+      !expect_registers(fl, d, fragment_registers(form, MatrixOperand::C, form.d, is_wmma), "D")) {
+    return;
+  }
+  llvm::Value* buffer = lane_buffer(fl);
+  store_fragment(fl, buffer, kSlotA, a);
+  store_fragment(fl, buffer, kSlotB, b);
+  store_fragment(fl, buffer, kSlotC, c);
+  const uint64_t encoded = encode(form);
+  fl.b.CreateStore(fl.b.getInt64(encoded), slot_pointer(fl, buffer, kSlotForm));
+  warp_step(fl, buffer, "__cucpu_jit_mma", static_cast<uint32_t>(encoded));
+  load_fragment(fl, buffer, kSlotD, d);
+}
+
+// wmma.load.{a,b,c} r, [p]{, stride} / wmma.store.d [p], r{, stride}.
+void lower_wmma_memory(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  const ptx::Qualifiers& q = inst.q;
+  const bool load = q.operation == ptx::Operation::Load;
+  if (inst.operands.size() != 2 && inst.operands.size() != 3) {
+    fl.fail(load ? "expected the fragment, [address] and an optional stride"
+                 : "expected [address], the fragment and an optional stride");
+    return;
+  }
+  MatrixForm form;
+  form.shape = q.shape;
+  form.a = q.type;
+  form.column_major = q.layout == ptx::Layout::Col;
+  switch (q.fragment) {
+    case ptx::Fragment::A: form.operand = MatrixOperand::A; break;
+    case ptx::Fragment::B: form.operand = MatrixOperand::B; break;
+    case ptx::Fragment::C:
+    case ptx::Fragment::D: form.operand = MatrixOperand::C; break;
+    default: fl.fail("wmma.load/store names its matrix (.a, .b, .c or .d)"); return;
+  }
+  if (load == (q.fragment == ptx::Fragment::D) || q.layout == ptx::Layout::None) {
+    fl.fail(load ? "wmma.load takes .a, .b or .c and a layout" : "wmma.store takes .d and a layout");
+    return;
+  }
+  const MatrixDims dims = matrix_dims(q.shape);
+  if (dims.m == 0 || q.type == Type::None) {
+    fl.fail("wmma needs an m-n-k shape and a type");
+    return;
+  }
+  const MatrixPosition size = operand_size(dims, form.operand);
+  auto registers = vector_elements(fl, inst.operands[load ? 0 : 1]);
+  if (!fl.failed()) expect_registers(fl, registers, fragment_registers(form, form.operand, q.type, true), "memory");
+  llvm::Value* base = fl.address(inst.operands[load ? 1 : 0], q.space);
+  // Without a stride, rows (or columns) follow each other: the leading dimension.
+  llvm::Value* stride = inst.operands.size() == 3 ? fl.read(inst.operands[2], Type::U32)
+                                                  : b.getInt32(form.column_major ? size.row : size.col);
+  if (fl.failed()) return;
+  llvm::Value* buffer = lane_buffer(fl);
+  llvm::Value* lane = fl.special_register(ptx::SpecialRegister::Laneid, 0);
+  llvm::Value* count = b.getInt32(static_cast<uint32_t>(registers.size()));
+  llvm::Type* args[] = {fl.ptr_type(), fl.ptr_type(), b.getInt32Ty(), b.getInt64Ty(), b.getInt32Ty(), b.getInt32Ty()};
+  if (!load) store_fragment(fl, buffer, 0, registers);
+  b.CreateCall(fl.runtime_function(load ? "__cucpu_jit_wmma_load" : "__cucpu_jit_wmma_store", b.getVoidTy(), args),
+               {buffer, base, stride, b.getInt64(encode(form)), lane, count});
+  if (load) load_fragment(fl, buffer, 0, registers);
+}
+
+// ldmatrix / stmatrix / movmatrix on .m8n8 .b16 matrices.
+void lower_matrix_move(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  const ptx::Qualifiers& q = inst.q;
+  if (q.shape != ptx::Shape::M8n8 || (q.type != Type::B16 && q.type != Type::None)) {
+    fl.fail(fmt::format("{} supports .m8n8 .b16 matrices only", ptx::spelling(inst.opcode)));
+    return;
+  }
+  const bool move = inst.opcode == ptx::Opcode::Movmatrix;
+  const uint32_t kind = inst.opcode == ptx::Opcode::Ldmatrix ? 0 : inst.opcode == ptx::Opcode::Stmatrix ? 1 : 2;
+  const uint32_t matrices = move ? 1 : q.matrices;
+  if (!fl.expect_operands(inst, 2)) return;
+  if (matrices != 1 && matrices != 2 && matrices != 4) {
+    fl.fail("expected .x1, .x2 or .x4");
+    return;
+  }
+  if (move && !q.trans) {
+    fl.fail("movmatrix takes .trans");
+    return;
+  }
+  llvm::Value* buffer = lane_buffer(fl);
+  const uint32_t flags = matrices | (q.trans ? 1u << 8 : 0) | kind << 16;
+  b.CreateStore(b.getInt64(flags), slot_pointer(fl, buffer, 1));
+  std::vector<const ptx::Operand*> registers;
+  if (move) {
+    registers = vector_elements(fl, inst.operands[0]);
+    store_fragment(fl, buffer, 2, vector_elements(fl, inst.operands[1]));
+  } else {
+    const ptx::Operand& address = inst.operands[kind == 0 ? 1 : 0];
+    registers = vector_elements(fl, inst.operands[kind == 0 ? 0 : 1]);
+    if (registers.size() != matrices) {
+      fl.fail(fmt::format("expected {} registers", matrices));
+      return;
+    }
+    b.CreateStore(b.CreatePtrToInt(fl.address(address, q.space), b.getInt64Ty()), slot_pointer(fl, buffer, 0));
+    if (kind == 1) store_fragment(fl, buffer, 2, registers);
+  }
+  if (fl.failed()) return;
+  warp_step(fl, buffer, "__cucpu_jit_matrix_move", flags);
+  if (kind == 0) load_fragment(fl, buffer, 2, registers);
+  if (kind == 2) load_fragment(fl, buffer, 3, registers);
+}
+
+void lower_wmma(FunctionLowering& fl, const ptx::Instruction& inst) {
+  if (!inst.q.sync || !inst.q.aligned) {
+    fl.fail("wmma is .sync.aligned");
+    return;
+  }
+  switch (inst.q.operation) {
+    case ptx::Operation::Load:
+    case ptx::Operation::Store:
+      return lower_wmma_memory(fl, inst);
+    case ptx::Operation::Mma:
+      return lower_product(fl, inst, true);
+    default:
+      fl.fail("wmma needs .load, .store or .mma");
+  }
+}
+
+}  // namespace
+
+bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst) {
+  switch (inst.opcode) {
+    case ptx::Opcode::Wmma:
+      lower_wmma(fl, inst);
+      return true;
+    case ptx::Opcode::Mma:
+      if (!inst.q.sync || !inst.q.aligned) {
+        fl.fail("mma is .sync.aligned");
+      } else {
+        lower_product(fl, inst, false);
+      }
+      return true;
+    case ptx::Opcode::Ldmatrix:
+    case ptx::Opcode::Stmatrix:
+    case ptx::Opcode::Movmatrix:
+      if (!inst.q.sync || !inst.q.aligned) {
+        fl.fail(fmt::format("{} is .sync.aligned", ptx::spelling(inst.opcode)));
+      } else {
+        lower_matrix_move(fl, inst);
+      }
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace cucpu::jit

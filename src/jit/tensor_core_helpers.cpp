@@ -1,0 +1,395 @@
+// What generated code calls for the tensor-core instructions (lower_tensor_core.cpp):
+// wmma.load / wmma.store move one lane's fragment between its registers (64-bit slots)
+// and memory; the matrix product and ldmatrix / stmatrix / movmatrix are warp steps,
+// run once for the whole warp by the executor's __cucpu_warp_step with every lane's
+// buffer (kernel_abi.h). Fragment layouts: matrix_fragments.h.
+//
+// Products: integer ones are exact (wrapping to s32, or clamping with .satfinite); b1
+// ones count the set bits of a AND/XOR b; f64 ones are a chain of fused multiply-adds
+// over k in order; f16, bf16 and tf32 inputs with an f32 accumulator follow the tensor
+// cores' block sums with truncation (block_fma_sum); the others (an f16 accumulator, fp8
+// inputs) form each product exactly and add them and C in double, rounding once to the
+// result type, which is what the H100 prints for them (tests/isa/tensor_core_rounding).
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <vector>
+
+#include "jit/function_lowering.h"
+#include "jit/matrix_fragments.h"
+#include "jit/narrow_float_format.h"
+
+namespace cucpu::jit {
+namespace {
+
+using ptx::Type;
+
+uint32_t element_bits(Type type) { return type == Type::TF32 ? 32 : ptx::bit_width(type); }
+
+uint64_t element_of(uint64_t reg, Type type, uint32_t j) {
+  const uint32_t bits = element_bits(type);
+  if (bits >= 32) return reg;
+  return (reg >> (j * bits)) & ((1ull << bits) - 1);
+}
+
+void set_element(uint64_t& reg, Type type, uint32_t j, uint64_t value) {
+  const uint32_t bits = element_bits(type);
+  if (bits >= 64) {
+    reg = value;
+    return;
+  }
+  const uint64_t mask = ((1ull << bits) - 1) << (j * bits);
+  reg = (reg & ~mask) | ((value << (j * bits)) & mask);
+}
+
+double to_double(Type type, uint64_t bits) {
+  switch (type) {
+    case Type::F16: {
+      _Float16 h;
+      const uint16_t b16 = static_cast<uint16_t>(bits);
+      std::memcpy(&h, &b16, 2);
+      return static_cast<double>(h);
+    }
+    case Type::BF16: {
+      const uint32_t b32 = static_cast<uint32_t>(bits) << 16;
+      float f;
+      std::memcpy(&f, &b32, 4);
+      return f;
+    }
+    case Type::TF32:
+    case Type::F32: {
+      // A .tf32 operand's low 13 bits are not read (PTX ISA 9.0 §9.7.14.5).
+      const uint32_t b32 = static_cast<uint32_t>(bits) & (type == Type::TF32 ? 0xffffe000u : ~0u);
+      float f;
+      std::memcpy(&f, &b32, 4);
+      return f;
+    }
+    case Type::F64: {
+      double d;
+      std::memcpy(&d, &bits, 8);
+      return d;
+    }
+    case Type::E4m3: return decode_narrow(kE4m3, static_cast<uint32_t>(bits));
+    case Type::E5m2: return decode_narrow(kE5m2, static_cast<uint32_t>(bits));
+    default: return 0;
+  }
+}
+
+int64_t to_integer(Type type, uint64_t bits) {
+  const uint32_t width = element_bits(type);
+  if (ptx::is_signed_int(type) || type == Type::S4) {
+    return static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
+  }
+  return static_cast<int64_t>(bits);
+}
+
+uint64_t from_double(Type type, double v) {
+  switch (type) {
+    case Type::F16: {
+      const _Float16 h = static_cast<_Float16>(v);
+      uint16_t b16;
+      std::memcpy(&b16, &h, 2);
+      return b16;
+    }
+    case Type::F32: {
+      if (std::isnan(v)) return 0x7fffffffu;  // the GPU's canonical f32 NaN
+      const float f = static_cast<float>(v);
+      uint32_t b32;
+      std::memcpy(&b32, &f, 4);
+      return b32;
+    }
+    case Type::F64: {
+      uint64_t b64;
+      std::memcpy(&b64, &v, 8);
+      return b64;
+    }
+    default: return 0;
+  }
+}
+
+bool is_integer_input(Type type) {
+  return type == Type::S8 || type == Type::U8 || type == Type::S4 || type == Type::U4 || type == Type::B1;
+}
+
+// The position of element `i` in memory, in elements from the base.
+uint64_t element_index(MatrixPosition p, uint32_t stride, bool column_major) {
+  return column_major ? uint64_t{p.col} * stride + p.row : uint64_t{p.row} * stride + p.col;
+}
+
+uint64_t load_element(const uint8_t* base, uint64_t index, uint32_t bits) {
+  if (bits >= 8) {
+    uint64_t value = 0;
+    std::memcpy(&value, base + index * (bits / 8), bits / 8);
+    return value;
+  }
+  const uint64_t bit = index * bits;
+  return (base[bit / 8] >> (bit % 8)) & ((1u << bits) - 1);
+}
+
+void store_element(uint8_t* base, uint64_t index, uint32_t bits, uint64_t value) {
+  if (bits >= 8) {
+    std::memcpy(base + index * (bits / 8), &value, bits / 8);
+    return;
+  }
+  const uint64_t bit = index * bits;
+  const uint8_t mask = static_cast<uint8_t>(((1u << bits) - 1) << (bit % 8));
+  base[bit / 8] = static_cast<uint8_t>((base[bit / 8] & ~mask) | ((value << (bit % 8)) & mask));
+}
+
+// The exponent a tensor core gives a finite nonzero input: its biased exponent field
+// unbiased, so a subnormal counts as the smallest normal exponent.
+int input_exponent(Type type, double v) { return std::max(std::ilogb(v), type == Type::F16 ? -14 : -126); }
+
+// v (finite) as f32 rounded toward zero; past the f32 range +-inf.
+double round_to_f32_toward_zero(double v) {
+  if (std::fabs(v) >= 0x1p128) return std::copysign(INFINITY, v);
+  const float f = static_cast<float>(v);
+  return std::fabs(static_cast<double>(f)) > std::fabs(v) ? std::nextafter(f, 0.0f) : f;
+}
+
+// Fraction bits kept below the largest exponent of a block (see block_fma_sum).
+constexpr int kBlockFractionBits = 25;
+
+// The k of one block of block_fma_sum: the whole k of an mma.sync (4, 8 or 16), and for
+// wmma the k of the instruction ptxas splits it into: m16n16k8 tf32 runs as two k = 4
+// steps (the H100's wmma tf32 output fits blocks of 4, not 8), f16 and bf16 as k = 16.
+constexpr uint32_t kMaxGroup = 16;
+uint32_t block_fma_group(const MatrixForm& form) {
+  return form.a == Type::TF32 && form.shape == ptx::Shape::M16n16k8 ? 4 : 16;
+}
+
+// C + sum over k of a[k] * b[k] as an f32-accumulating tensor core computes it (the H100's
+// output for f16, bf16 and tf32 inputs, tests/isa/tensor_core_rounding): per block of
+// `group` consecutive k, the exact products and the accumulator are aligned to the largest
+// of their exponents (a product's is the sum of its inputs' exponents, its significand
+// being in [1, 4)), each is truncated toward zero below 2^(largest - 25), the truncated
+// terms are added exactly and the sum is truncated to f32; that is the accumulator of the
+// next block. This is the model of Fasi et al. 2021 ("Numerical behavior of NVIDIA tensor
+// cores") with the Hopper parameters these outputs show; infinities and NaN add in double.
+double block_fma_sum(Type type, uint32_t group, double acc, const double* a_row, const double* b_col, uint32_t b_stride,
+                     uint32_t k_count) {
+  for (uint32_t k0 = 0; k0 < k_count; k0 += group) {
+    const uint32_t k_end = std::min(k_count, k0 + group);
+    double terms[kMaxGroup + 1];  // the accumulator and the block's products
+    int exponents[kMaxGroup + 1];
+    uint32_t n = 0;
+    bool finite = std::isfinite(acc);
+    if (acc != 0) terms[n] = acc, exponents[n++] = input_exponent(Type::F32, acc);
+    for (uint32_t k = k0; k < k_end; ++k) {
+      const double x = a_row[k], y = b_col[size_t{k} * b_stride], product = x * y;
+      finite = finite && std::isfinite(x) && std::isfinite(y);
+      if (product != 0) terms[n] = product, exponents[n++] = input_exponent(type, x) + input_exponent(type, y);
+    }
+    if (!finite) {
+      for (uint32_t k = k0; k < k_end; ++k) acc += a_row[k] * b_col[size_t{k} * b_stride];
+      continue;
+    }
+    if (n == 0) {  // only zeros: keep the accumulator, +0 for a mix of signed zeros
+      double sum = acc;
+      for (uint32_t k = k0; k < k_end; ++k) sum += a_row[k] * b_col[size_t{k} * b_stride];
+      acc = sum;
+      continue;
+    }
+    const int largest = *std::max_element(exponents, exponents + n);
+    // Every term is below 2^(largest + 2), so truncated it has at most 27 significant
+    // bits; 17 of them add exactly in double.
+    double sum = 0;
+    for (uint32_t i = 0; i < n; ++i) {
+      const int shift = kBlockFractionBits - largest;
+      sum += std::ldexp(std::trunc(std::ldexp(terms[i], shift)), -shift);
+    }
+    acc = round_to_f32_toward_zero(sum);
+  }
+  return acc;
+}
+
+}  // namespace
+}  // namespace cucpu::jit
+
+using cucpu::jit::MatrixForm;
+using cucpu::jit::MatrixOperand;
+
+// wmma.load: `count` registers of `lane`'s fragment (form.a is the element type).
+extern "C" void __cucpu_jit_wmma_load(uint64_t* slots, const uint8_t* base, uint32_t stride, uint64_t encoded,
+                                      uint32_t lane, uint32_t count) {
+  using namespace cucpu::jit;
+  const MatrixForm form = decode_matrix_form(encoded);
+  const MatrixDims dims = matrix_dims(form.shape);
+  const uint32_t chunk = elements_per_register(form.a), bits = element_bits(form.a);
+  for (uint32_t r = 0; r < count; ++r) {
+    uint64_t reg = 0;
+    for (uint32_t j = 0; j < chunk; ++j) {
+      const MatrixPosition p = fragment_element(dims, form.operand, form.a, lane, r * chunk + j);
+      set_element(reg, form.a, j, load_element(base, element_index(p, stride, form.column_major), bits));
+    }
+    slots[r] = reg;
+  }
+}
+
+extern "C" void __cucpu_jit_wmma_store(const uint64_t* slots, uint8_t* base, uint32_t stride, uint64_t encoded,
+                                       uint32_t lane, uint32_t count) {
+  using namespace cucpu::jit;
+  const MatrixForm form = decode_matrix_form(encoded);
+  const MatrixDims dims = matrix_dims(form.shape);
+  const uint32_t chunk = elements_per_register(form.a), bits = element_bits(form.a);
+  for (uint32_t r = 0; r < count; ++r) {
+    for (uint32_t j = 0; j < chunk; ++j) {
+      const MatrixPosition p = fragment_element(dims, form.operand, form.a, lane, r * chunk + j);
+      store_element(base, element_index(p, stride, form.column_major), bits, element_of(slots[r], form.a, j));
+    }
+  }
+}
+
+// The matrix product of one warp: every member lane's buffer (matrix_fragments.h slots).
+extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members) {
+  using namespace cucpu::jit;
+  if (members == 0) return;
+  const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
+  const MatrixForm form = decode_matrix_form(first[kSlotForm]);
+  const MatrixDims dims = matrix_dims(form.shape);
+  const bool integer = is_integer_input(form.a);
+  // Reused per worker: a tensor-core kernel runs this once per warp per instruction.
+  thread_local std::vector<double> a, b, c;
+  thread_local std::vector<int64_t> ai, bi, ci;
+  thread_local std::vector<uint64_t> d;
+  a.assign(dims.m * dims.k, 0);
+  b.assign(dims.k * dims.n, 0);
+  c.assign(dims.m * dims.n, 0);
+  ai.assign(a.size(), 0);
+  bi.assign(b.size(), 0);
+  ci.assign(c.size(), 0);
+  // Scatter every lane's fragments into whole matrices.
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!(members >> lane & 1)) continue;
+    const auto* slots = static_cast<const uint64_t*>(lanes[lane]);
+    struct Source {
+      MatrixOperand operand;
+      Type type;
+      uint32_t slot, cols;
+      std::vector<double>& values;
+      std::vector<int64_t>& integers;
+    };
+    const Source sources[] = {{MatrixOperand::A, form.a, kSlotA, dims.k, a, ai},
+                              {MatrixOperand::B, form.b, kSlotB, dims.n, b, bi},
+                              {MatrixOperand::C, form.c, kSlotC, dims.n, c, ci}};
+    for (const Source& s : sources) {
+      const MatrixPosition size = operand_size(dims, s.operand);
+      const uint32_t chunk = elements_per_register(s.type), unique = size.row * size.col / 32;
+      for (uint32_t i = 0; i < unique; ++i) {
+        const MatrixPosition p = fragment_element(dims, s.operand, s.type, lane, i);
+        const uint64_t bits = element_of(slots[s.slot + i / chunk], s.type, i % chunk);
+        const size_t at = size_t{p.row} * s.cols + p.col;
+        if (integer || s.type == Type::S32) {
+          s.integers[at] = to_integer(s.type, bits);
+        } else {
+          s.values[at] = to_double(s.type, bits);
+        }
+      }
+    }
+  }
+  // D, then back into every lane's D registers.
+  d.assign(dims.m * dims.n, 0);
+  for (uint32_t row = 0; row < dims.m; ++row) {
+    for (uint32_t col = 0; col < dims.n; ++col) {
+      const size_t at = size_t{row} * dims.n + col;
+      if (integer) {
+        int64_t sum = ci[at];
+        for (uint32_t k = 0; k < dims.k; ++k) {
+          const int64_t x = ai[size_t{row} * dims.k + k], y = bi[size_t{k} * dims.n + col];
+          if (form.a == Type::B1) {
+            sum += form.bit_op == cucpu::ptx::BoolOp::And ? (x & y) : (x ^ y);
+          } else {
+            sum += x * y;
+          }
+        }
+        if (form.satfinite) sum = std::min<int64_t>(std::max<int64_t>(sum, INT32_MIN), INT32_MAX);
+        d[at] = static_cast<uint32_t>(static_cast<int32_t>(static_cast<uint32_t>(sum)));
+      } else if (form.a == Type::F64) {
+        double sum = c[at];
+        for (uint32_t k = 0; k < dims.k; ++k) sum = std::fma(a[size_t{row} * dims.k + k], b[size_t{k} * dims.n + col], sum);
+        d[at] = from_double(Type::F64, sum);
+      } else if (form.d == Type::F32 && (form.a == Type::F16 || form.a == Type::BF16 || form.a == Type::TF32)) {
+        const double sum =
+            block_fma_sum(form.a, block_fma_group(form), c[at], &a[size_t{row} * dims.k], &b[col], dims.n, dims.k);
+        d[at] = from_double(Type::F32, sum);
+      } else {
+        double sum = c[at];
+        for (uint32_t k = 0; k < dims.k; ++k) sum += a[size_t{row} * dims.k + k] * b[size_t{k} * dims.n + col];
+        d[at] = from_double(form.d, sum);
+      }
+    }
+  }
+  const Type d_type = integer ? Type::S32 : form.d;
+  const uint32_t chunk = elements_per_register(d_type), unique = dims.m * dims.n / 32;
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!(members >> lane & 1)) continue;
+    auto* slots = static_cast<uint64_t*>(lanes[lane]);
+    for (uint32_t i = 0; i < unique; ++i) {
+      const MatrixPosition p = fragment_element(dims, MatrixOperand::C, d_type, lane, i);
+      set_element(slots[kSlotD + i / chunk], d_type, i % chunk, d[size_t{p.row} * dims.n + p.col]);
+    }
+  }
+}
+
+// ldmatrix / stmatrix / movmatrix (PTX ISA 9.0 §9.7.14.5.15-17) on 8x8 matrices of b16.
+// A lane's buffer: [0] the host address of the row it supplies, [1] matrices | trans << 8
+// | kind << 16 (0 ldmatrix, 1 stmatrix, 2 movmatrix), [2..5] its registers (movmatrix: [2]
+// in, [3] out). Lane L's register for matrix m holds row L/4, columns 2(L%4) and +1
+// (transposed with .trans); the rows of matrix m are at the addresses of lanes 8m..8m+7.
+extern "C" void __cucpu_jit_matrix_move(void* const* lanes, uint32_t members) {
+  if (members == 0) return;
+  const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
+  const uint32_t matrices = first[1] & 0xff, kind = (first[1] >> 16) & 0xff;
+  const bool trans = ((first[1] >> 8) & 1) != 0;
+  auto slots = [&](uint32_t lane) { return static_cast<uint64_t*>(lanes[lane]); };
+  // The address of element (row, col) of matrix m; null when its lane is not a member.
+  auto element = [&](uint32_t m, uint32_t row, uint32_t col) -> uint16_t* {
+    const uint32_t lane = m * 8 + row;
+    if (!(members >> lane & 1)) return nullptr;
+    return reinterpret_cast<uint16_t*>(slots(lane)[0]) + col;
+  };
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    if (!(members >> lane & 1)) continue;
+    const uint32_t row = lane / 4, col = 2 * (lane % 4);
+    if (kind == 2) {  // movmatrix: the transpose, from the registers of the lanes holding it
+      uint32_t out = 0;
+      for (uint32_t h = 0; h < 2; ++h) {
+        // Element (row, col + h) of the result is (col + h, row) of the source.
+        const uint32_t source_row = col + h, source_col = row, holder = source_row * 4 + source_col / 2;
+        const uint32_t value = (members >> holder & 1)
+                                   ? static_cast<uint32_t>(slots(holder)[2] >> (16 * (source_col % 2))) & 0xffff
+                                   : 0;
+        out |= value << (16 * h);
+      }
+      slots(lane)[3] = out;
+      continue;
+    }
+    for (uint32_t m = 0; m < matrices; ++m) {
+      if (kind == 0) slots(lane)[2 + m] = 0;
+      for (uint32_t h = 0; h < 2; ++h) {
+        uint16_t* p = trans ? element(m, col + h, row) : element(m, row, col + h);
+        if (p == nullptr) continue;
+        uint64_t& reg = slots(lane)[2 + m];
+        if (kind == 0) {
+          reg = (reg & ~(0xffffull << (16 * h))) | (uint64_t{*p} << (16 * h));
+        } else {
+          *p = static_cast<uint16_t>(reg >> (16 * h));
+        }
+      }
+    }
+  }
+}
+
+namespace cucpu::jit {
+
+RuntimeSymbols tensor_core_helper_symbols() {
+  return {
+      {"__cucpu_jit_wmma_load", reinterpret_cast<void*>(&__cucpu_jit_wmma_load)},
+      {"__cucpu_jit_wmma_store", reinterpret_cast<void*>(&__cucpu_jit_wmma_store)},
+      {"__cucpu_jit_mma", reinterpret_cast<void*>(&__cucpu_jit_mma)},
+      {"__cucpu_jit_matrix_move", reinterpret_cast<void*>(&__cucpu_jit_matrix_move)},
+  };
+}
+
+}  // namespace cucpu::jit
