@@ -36,16 +36,19 @@ Result<void> check_shape(const jit::KernelInfo& info, const Kernel& kernel, cons
       g.y > uint32_t(device_attribute(A::cudaDevAttrMaxGridDimY)) ||
       g.z > uint32_t(device_attribute(A::cudaDevAttrMaxGridDimZ)))
     return invalid(fmt::format("grid ({}, {}, {}) exceeds the maximum grid dimensions", g.x, g.y, g.z));
-  if (request.dynamic_shared_bytes > size_t(kernel.max_dynamic_shared_bytes))
+  const size_t dynamic_limit = max_dynamic_shared_bytes(kernel.max_dynamic_shared_bytes, info.static_shared_bytes);
+  if (request.dynamic_shared_bytes > dynamic_limit)
     return invalid(fmt::format("{} bytes of dynamic shared memory exceed the kernel's limit of {}",
-                               request.dynamic_shared_bytes, kernel.max_dynamic_shared_bytes));
+                               request.dynamic_shared_bytes, dynamic_limit));
   if (info.dynamic_shared_offset + request.dynamic_shared_bytes >
       size_t(device_attribute(A::cudaDevAttrMaxSharedMemoryPerBlockOptin)))
     return invalid("static and dynamic shared memory exceed the device's shared memory per block");
-  if (b.count() > info.max_threads_per_block)
+  const uint32_t thread_limit =
+      max_threads_per_block(info.max_threads_per_block, kernel.module->registers_per_thread(kernel.device_name));
+  if (b.count() > thread_limit)
     return make_error(ErrorCode::LaunchOutOfResources,
-                      fmt::format("{} threads per block exceed the kernel's launch bounds ({})", b.count(),
-                                  info.max_threads_per_block));
+                      fmt::format("{} threads per block exceed what the kernel's launch bounds and registers allow ({})",
+                                  b.count(), thread_limit));
   if (info.reqntid[0] != 0 && (b.x != info.reqntid[0] || b.y != std::max(info.reqntid[1], 1u) ||
                                b.z != std::max(info.reqntid[2], 1u)))
     return invalid("the block shape differs from the kernel's required block size (.reqntid)");
@@ -84,7 +87,7 @@ Result<std::shared_ptr<const PreparedLaunch>> prepare_launch(const Kernel& kerne
     const uint64_t resident =
         uint64_t(max_active_blocks_per_sm(static_cast<uint32_t>(request.block.count()),
                                           (*info)->dynamic_shared_offset + request.dynamic_shared_bytes,
-                                          kRegistersPerThread)) *
+                                          kernel.module->registers_per_thread(kernel.device_name))) *
         uint64_t(device_attribute(DeviceAttribute::cudaDevAttrMultiProcessorCount));
     if (request.grid.count() > resident)
       return make_error(ErrorCode::CooperativeLaunchTooLarge,

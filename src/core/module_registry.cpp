@@ -10,7 +10,9 @@
 
 #include "core/device.h"
 #include "core/memory_registry.h"
+#include "core/occupancy.h"
 #include "exec/grid.h"
+#include "fatbin/cubin_info.h"
 #include "fatbin/fatbin.h"
 #include "ptx/link.h"
 #include "ptx/parse.h"
@@ -57,6 +59,7 @@ Result<const jit::CompiledModule*> FatbinModule::load() {
     if (compiled) {
       compiled_ = std::move(*compiled);
       publish_variables();
+      read_register_counts();
     } else {
       error_ = compiled.error();
       // Said once, where the user sees it: the launch itself only returns an error code.
@@ -65,6 +68,24 @@ Result<const jit::CompiledModule*> FatbinModule::load() {
   }
   if (!compiled_) return error_;
   return static_cast<const jit::CompiledModule*>(compiled_.get());
+}
+
+// Register counts are a nicety (cudaFuncGetAttributes, occupancy): a cubin cucpu cannot
+// read is reported in the debug log and the kernels keep the default.
+void FatbinModule::read_register_counts() {
+  auto entries = fatbin::read_wrapped(wrapper_);
+  if (!entries) return;
+  auto counts = fatbin::register_counts_for_arch(*entries, device_arch());
+  if (!counts) {
+    log::debug(log::Category::Jit, "module {}: register counts not read: {}", wrapper_, counts.error().message);
+    return;
+  }
+  register_counts_ = std::move(*counts);
+}
+
+int FatbinModule::registers_per_thread(const std::string& kernel) const {
+  auto it = register_counts_.find(kernel);
+  return it == register_counts_.end() ? kRegistersPerThread : it->second;
 }
 
 // Registered variables become device memory (cudaMemcpy to them is a device copy), and

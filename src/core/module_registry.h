@@ -25,7 +25,8 @@ struct Kernel {
   const void* host_function = nullptr;
   std::string device_name;
   // Set by cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize).
-  int max_dynamic_shared_bytes = 48 * 1024;
+  // -1: not set, the default (kernel_launch_limits.h: 48 KiB less the static shared memory).
+  int max_dynamic_shared_bytes = -1;
   int preferred_shared_carveout = -1;
   int cache_config = 0;  // cudaFuncSetCacheConfig (cudaFuncCache): the occupancy rules read it
 };
@@ -49,10 +50,15 @@ class FatbinModule {
   Result<const jit::CompiledModule*> load();
   const void* wrapper() const { return wrapper_; }
   std::vector<Variable*>& variables() { return variables_; }
+  // Registers per thread of a kernel of this module: what ptxas chose, where the program
+  // carries a cubin for the emulated arch, else kRegistersPerThread (core/occupancy.h).
+  // Valid once load() succeeded.
+  int registers_per_thread(const std::string& kernel) const;
 
  private:
   Result<std::unique_ptr<jit::CompiledModule>> compile() const;
   void publish_variables();
+  void read_register_counts();
 
   const void* wrapper_;
   std::mutex mutex_;
@@ -60,6 +66,7 @@ class FatbinModule {
   std::unique_ptr<jit::CompiledModule> compiled_;
   Error error_;
   std::vector<Variable*> variables_;
+  std::map<std::string, int> register_counts_;  // from the cubin, by mangled kernel name
 };
 
 class ModuleRegistry {

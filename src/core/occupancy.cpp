@@ -85,4 +85,18 @@ int max_active_blocks_per_sm(uint32_t block_threads, size_t shared_bytes, int re
   return std::max(limit, 0);
 }
 
+uint32_t max_threads_per_block(uint32_t launch_bounds, int registers_per_thread) {
+  const int warp_size = device_attribute(A::cudaDevAttrWarpSize);
+  const int per_warp =
+      static_cast<int>(round_up(std::max(registers_per_thread, 1) * warp_size, kRegisterAllocationUnit));
+  const int warps = device_attribute(A::cudaDevAttrMaxRegistersPerBlock) / per_warp;
+  return std::min(launch_bounds, static_cast<uint32_t>(warps * warp_size));
+}
+
+size_t max_dynamic_shared_bytes(int opted_in, size_t static_shared_bytes) {
+  if (opted_in >= 0) return static_cast<size_t>(opted_in);
+  const size_t everyone = static_cast<size_t>(device_attribute(A::cudaDevAttrMaxSharedMemoryPerBlock));
+  return everyone > static_shared_bytes ? everyone - static_shared_bytes : 0;
+}
+
 }  // namespace cucpu::core

@@ -11,6 +11,7 @@
 #include <string>
 
 #include "exec/grid.h"
+#include "exec/shared_window.h"
 #include "jit/kernel_abi.h"
 #include "support/result.h"
 
@@ -27,6 +28,7 @@ struct BlockSetup {
   Dim3 block_index;             // ctaid
   uint8_t* shared_base = nullptr;
   uint32_t shared_bytes = 0;    // the whole per-block buffer: static + dynamic
+  const SharedWindow* shared_window = nullptr;  // the guard pages around it, for fault messages
   uint32_t worker_index = 0;    // smid
   uint32_t worker_count = 0;    // nsmid
   uint64_t grid_workspace = 0;  // %envreg1:%envreg2 (cooperative launches)

@@ -1,5 +1,5 @@
-// One block on one worker. The worker keeps one shared-memory buffer (64-byte aligned,
-// grown as kernels need, never zeroed: CUDA leaves shared memory undefined) and picks the
+// One block on one worker. The worker keeps one shared-memory window (shared_window.h:
+// guard-paged, never zeroed: CUDA leaves shared memory undefined) and picks the
 // strategy per kernel: kernels that never wait for another thread run their threads one
 // after another, each a plain call on the worker's stack; the others run as fibers
 // (fiber_scheduler.cpp). CUCPU_BLOCK_STRATEGY=fibers runs everything as fibers, so the
@@ -16,12 +16,6 @@
 #include "exec/device_runtime.h"
 
 namespace cucpu::exec {
-namespace {
-
-constexpr std::size_t kSharedAlignment = 64;  // a cache line; .shared alignments are at most 16
-
-}  // namespace
-
 std::size_t fiber_stack_bytes(const ExecSettings& settings, const jit::KernelInfo& kernel) {
   return std::max(settings.fiber_stack_bytes, thread_stack_bytes()) + kernel.local_bytes;
 }
@@ -93,10 +87,6 @@ uint64_t SequentialBlock::warp_collective(ThreadExecution& self, uint32_t member
   return 0;
 }
 
-void BlockRunner::AlignedFree::operator()(uint8_t* memory) const {
-  ::operator delete[](memory, std::align_val_t{kSharedAlignment});
-}
-
 BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const ExecSettings& settings)
     : worker_index_(worker_index),
       worker_count_(worker_count),
@@ -107,19 +97,6 @@ BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const Exe
 
 BlockRunner::~BlockRunner() = default;
 
-uint8_t* BlockRunner::shared_memory(uint32_t bytes) {
-  if (bytes <= shared_capacity_ && shared_) return shared_.get();
-  // Grow geometrically so that a sequence of slightly larger kernels does not reallocate each time.
-  std::size_t capacity = std::max<std::size_t>({bytes, std::size_t{2} * shared_capacity_, kSharedAlignment});
-  shared_.reset();
-  shared_capacity_ = 0;
-  auto* memory = static_cast<uint8_t*>(::operator new[](capacity, std::align_val_t{kSharedAlignment}, std::nothrow));
-  if (!memory) return nullptr;
-  shared_.reset(memory);
-  shared_capacity_ = static_cast<uint32_t>(capacity);
-  return memory;
-}
-
 Result<void> BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index) {
   BlockSetup setup;
   setup.kernel = grid.kernel;
@@ -127,7 +104,8 @@ Result<void> BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_in
   setup.params = grid.params;
   setup.block_index = block_index;
   setup.shared_bytes = grid.shared_bytes;
-  setup.shared_base = shared_memory(grid.shared_bytes);
+  setup.shared_base = shared_.place(grid.shared_bytes);
+  setup.shared_window = &shared_;
   setup.worker_index = worker_index_;
   setup.worker_count = worker_count_;
   setup.grid_workspace = grid.grid_workspace;

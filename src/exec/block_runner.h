@@ -66,17 +66,12 @@ class BlockRunner {
   Result<void> run_block(const GridLaunch& grid, const Dim3& block_index);
 
  private:
-  struct AlignedFree {
-    void operator()(uint8_t* memory) const;
-  };
-  uint8_t* shared_memory(uint32_t bytes);
 
   uint32_t worker_index_;
   uint32_t worker_count_;
   ExecSettings settings_;
   SignalStack signal_stack_;
-  std::unique_ptr<uint8_t, AlignedFree> shared_;  // reused by every block of this worker
-  uint32_t shared_capacity_ = 0;
+  SharedWindow shared_;  // reused by every block of this worker
   FiberStackPool stacks_;
   SequentialBlock sequential_;
   FiberBlock fibers_;

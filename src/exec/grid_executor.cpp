@@ -102,7 +102,7 @@ constexpr std::size_t kCoopSchedulerStackBytes = 128 * 1024;
 struct CoopBlock {
   explicit CoopBlock(FiberStackPool& stacks) : fibers(stacks) {}
   BlockSetup setup;
-  std::vector<std::max_align_t> shared;  // its own shared memory: the worker's blocks interleave
+  SharedWindow shared;  // its own shared memory: the worker's blocks interleave
   FiberBlock fibers;
   boost::context::fiber suspended;       // the block while the worker runs others; empty when done
   bool done = false;
@@ -345,9 +345,15 @@ void WorkerPool::run_cooperative_blocks(GridRun& grid) {
         setup.shape = &grid.launch.shape;
         setup.params = grid.launch.params;
         setup.block_index = block_index_of(index, grid.launch.shape.grid);
-        block->shared.resize(grid.launch.shared_bytes / sizeof(std::max_align_t) + 1);
-        setup.shared_base = reinterpret_cast<uint8_t*>(block->shared.data());
+        setup.shared_base = block->shared.place(grid.launch.shared_bytes);
+        setup.shared_window = &block->shared;
         setup.shared_bytes = grid.launch.shared_bytes;
+        if (!setup.shared_base) {
+          record_failure(grid, make_error(ErrorCode::MemoryAllocation,
+                                          fmt::format("{}: no memory for {} bytes of shared memory",
+                                                      describe_block(setup.block_index), setup.shared_bytes)));
+          break;
+        }
         setup.worker_index = worker_index;
         setup.worker_count = settings_.worker_count;
         setup.grid_workspace = grid.launch.grid_workspace;

@@ -124,6 +124,12 @@ Error fault_error(const KernelFault& fault, const BlockSetup& setup) {
   if (fault.signal == SIGBUS && fault.code == BUS_ADRALN)
     return make_error(ErrorCode::MisalignedAddress,
                       fmt::format("{}: misaligned address {:#x} (SIGBUS)", where, fault.address));
+  int64_t shared_offset = 0;
+  if (setup.shared_window && setup.shared_window->holds(fault.address, shared_offset))
+    return make_error(ErrorCode::IllegalAddress,
+                      fmt::format("{}: shared memory address {:#x} is outside the block's {} bytes of shared memory "
+                                  "(illegal address {:#x}, {})",
+                                  where, shared_offset, setup.shared_bytes, fault.address, signal_name(fault.signal)));
   return make_error(ErrorCode::IllegalAddress,
                     fmt::format("{}: illegal address {:#x} ({})", where, fault.address, signal_name(fault.signal)));
 }

@@ -1,7 +1,8 @@
 // Synchronization: bar/barrier .sync, .arrive and .red (with barrier id and optional
 // thread count) and redux.sync call the executor's runtime functions (kernel_abi.h),
 // which park the calling thread until the others arrive (.arrive only counts itself); membar and fence become full
-// fences (stronger than any PTX scope asks for); nanosleep yields to the other threads.
+// fences (stronger than any PTX scope asks for); nanosleep yields to the other threads;
+// griddepcontrol needs no code (see below).
 #include <fmt/format.h>
 
 #include "jit/function_lowering.h"
@@ -128,6 +129,12 @@ bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst) {
       return true;
     case ptx::Opcode::Nanosleep:
       lower_nanosleep(fl, inst);
+      return true;
+    // griddepcontrol.launch_dependents / .wait (programmatic dependent launch, PTX ISA
+    // "griddepcontrol"): cucpu starts a dependent grid only after its primary grid has
+    // completed and its writes are visible (a valid schedule: the trigger only permits an
+    // earlier start), so the trigger has nothing to release and the wait nothing to wait for.
+    case ptx::Opcode::Griddepcontrol:
       return true;
     default:
       return false;

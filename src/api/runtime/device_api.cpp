@@ -9,6 +9,7 @@
 #include "api/runtime/runtime_state.h"
 #include "core/device.h"
 #include "core/device_settings.h"
+#include "core/memory_pool.h"
 #include "core/memory_registry.h"
 #include "core/sticky_error.h"
 #include "core/stream_engine.h"
@@ -159,6 +160,7 @@ cudaError_t CUDARTAPI cudaDeviceReset(void) {
   core::StreamEngine::instance().synchronize_all();  // queued work must not touch freed memory
   exec::flush_device_output();
   core::memory().release_all();
+  core::forget_pool_memory();  // the pools' blocks went with every other allocation
   core::clear_sticky_error();
   core::reset_device_settings(runtime::current_device());
   exec::reset_device_limits();  // stack, printf FIFO and malloc heap back to their defaults

@@ -171,13 +171,14 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   auto info = core::modules().load_kernel(*kernel);
   if (!info) return runtime::record(info.error());
-  if (static_cast<uint32_t>(blockSize) > (*info)->max_threads_per_block) {
-    *numBlocks = 0;
+  const int registers = kernel->module->registers_per_thread(kernel->device_name);
+  if (static_cast<uint32_t>(blockSize) > core::max_threads_per_block((*info)->max_threads_per_block, registers) ||
+      dynamicSMemSize > core::max_dynamic_shared_bytes(kernel->max_dynamic_shared_bytes, (*info)->static_shared_bytes)) {
+    *numBlocks = 0;  // such a block cannot launch at all
     return cudaSuccess;
   }
   *numBlocks = core::max_active_blocks_per_sm(static_cast<uint32_t>(blockSize),
-                                              (*info)->dynamic_shared_offset + dynamicSMemSize,
-                                              core::kRegistersPerThread);
+                                              (*info)->dynamic_shared_offset + dynamicSMemSize, registers);
   return cudaSuccess;
 }
 
@@ -197,12 +198,13 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
   attr->sharedSizeBytes = (*info)->static_shared_bytes;
   attr->constSizeBytes = 0;
   attr->localSizeBytes = (*info)->local_bytes;
-  attr->maxThreadsPerBlock = static_cast<int>((*info)->max_threads_per_block);
-  attr->numRegs = core::kRegistersPerThread;
+  attr->numRegs = kernel->module->registers_per_thread(kernel->device_name);
+  attr->maxThreadsPerBlock = static_cast<int>(core::max_threads_per_block((*info)->max_threads_per_block, attr->numRegs));
   attr->ptxVersion = 90;
   attr->binaryVersion = 90;
   attr->cacheModeCA = 0;
-  attr->maxDynamicSharedSizeBytes = kernel->max_dynamic_shared_bytes;
+  attr->maxDynamicSharedSizeBytes =
+      static_cast<int>(core::max_dynamic_shared_bytes(kernel->max_dynamic_shared_bytes, (*info)->static_shared_bytes));
   attr->preferredShmemCarveout = kernel->preferred_shared_carveout;
   return cudaSuccess;
 }

@@ -4,6 +4,7 @@
 // Copies and sets are stream commands (core/memory_commands.h), ordered with launches.
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "api/runtime/runtime_state.h"
@@ -11,6 +12,7 @@
 #include "core/device.h"
 #include "core/managed_advice.h"
 #include "core/memory_commands.h"
+#include "core/memory_pool.h"
 #include "core/memory_registry.h"
 #include "core/module_registry.h"
 #include "core/stream_engine.h"
@@ -35,6 +37,13 @@ cudaError_t allocate(void** pointer, size_t size, core::MemoryKind kind, unsigne
 cudaError_t release(void* pointer, std::initializer_list<core::MemoryKind> kinds) {
   CUCPU_RETURN_IF_STICKY();
   if (!pointer) return cudaSuccess;
+  // A stream-ordered allocation goes back to its pool without synchronising (cudaFree's
+  // documentation: the caller has made sure that its accesses are done).
+  const bool device_memory = std::find(kinds.begin(), kinds.end(), core::MemoryKind::Device) != kinds.end();
+  if (core::PoolRef pool = device_memory ? core::pool_of(pointer) : nullptr) {
+    auto freed = pool->free_now(pointer);
+    return freed ? cudaSuccess : runtime::record(freed.error());
+  }
   // cudaFree/cudaFreeHost synchronise with the device: queued work may still use the memory.
   core::StreamEngine::instance().synchronize_all();
   auto released = core::memory().release(pointer, kinds);

@@ -1,0 +1,237 @@
+// The stream-ordered allocator's entry points (CUDA Programming Guide "Stream Ordered
+// Memory Allocator"): cudaMallocAsync/cudaMallocFromPoolAsync/cudaFreeAsync, the
+// devices' default and current pools, cudaMemPoolCreate/Destroy, attributes and trim.
+// The pools are core/memory_pool.h; here handles are checked and frees become stream
+// commands, so a block returns to its pool when the stream reaches the free.
+#include <cuda_runtime_api.h>
+
+#include <cstdio>
+
+#include "api/runtime/runtime_state.h"
+#include "api/runtime/stream_handle.h"
+#include "core/memory_pool.h"
+#include "core/memory_registry.h"
+#include "core/stream_engine.h"
+
+using namespace cucpu;
+using runtime::NullStream;
+
+namespace {
+
+cudaMemPool_t to_handle(const core::PoolRef& pool) { return reinterpret_cast<cudaMemPool_t>(pool.get()); }
+
+cudaError_t not_supported_in_capture(const char* function) {
+  std::fprintf(stderr, "cucpu: %s in a capturing stream (memory allocation nodes) is not supported yet\n", function);
+  return runtime::record(cudaErrorNotSupported);
+}
+
+cudaError_t allocate(const char* function, void** pointer, size_t size, core::PoolRef pool, cudaStream_t handle,
+                     NullStream null_stream) {
+  CUCPU_RETURN_IF_STICKY();
+  if (!pointer) return runtime::record(cudaErrorInvalidValue);
+  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
+  if (!pool) return runtime::record(cudaErrorInvalidValue);
+  auto& engine = core::StreamEngine::instance();
+  if (engine.is_capturing(*stream)) return not_supported_in_capture(function);
+  if (size == 0) {  // as on the GPU: a zero-size request succeeds with a null pointer
+    *pointer = nullptr;
+    return cudaSuccess;
+  }
+  auto block = pool->allocate(size, stream->id());
+  if (!block) return runtime::record(cudaErrorMemoryAllocation);
+  if (block->wait_for) {
+    // The block was freed on another stream and that free is still pending: this stream
+    // waits for it (cudaMemPoolReuseAllowInternalDependencies).
+    core::Command wait;
+    wait.kind = core::CommandKind::EventWait;
+    wait.after.push_back(block->wait_for);
+    if (auto queued = engine.enqueue(*stream, std::move(wait)); !queued) return runtime::record(queued.error());
+  }
+  *pointer = block->pointer;
+  return cudaSuccess;
+}
+
+cudaError_t free_async(void* pointer, cudaStream_t handle, NullStream null_stream) {
+  CUCPU_RETURN_IF_STICKY();
+  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
+  if (!pointer) return cudaSuccess;
+  auto& engine = core::StreamEngine::instance();
+  if (engine.is_capturing(*stream)) return not_supported_in_capture("cudaFreeAsync");
+  core::Command command;
+  command.kind = core::CommandKind::Set;  // touches memory: a broken device skips it like a set
+  if (core::PoolRef pool = core::pool_of(pointer)) {
+    if (auto freed = pool->free(pointer, stream->id(), command.done); !freed) return runtime::record(freed.error());
+    command.run = [pool, freed = command.done] { pool->reached(freed); };
+  } else {
+    // cudaMalloc memory may be freed in stream order too: released when the stream gets there.
+    auto allocation = core::memory().find(pointer);
+    if (!allocation || allocation->kind != core::MemoryKind::Device ||
+        allocation->base != reinterpret_cast<uintptr_t>(pointer))
+      return runtime::record(cudaErrorInvalidValue);
+    command.run = [pointer] { (void)core::memory().release(pointer, {core::MemoryKind::Device}); };
+  }
+  auto queued = engine.enqueue(*stream, std::move(command));
+  return queued ? cudaSuccess : runtime::record(queued.error());
+}
+
+core::PoolRef pool_of_handle(cudaMemPool_t handle) { return core::find_pool(handle); }
+
+}  // namespace
+
+extern "C" {
+
+cudaError_t CUDARTAPI cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream) {
+  return allocate("cudaMallocAsync", devPtr, size, core::current_pool(runtime::current_device()), hStream,
+                  NullStream::Legacy);
+}
+
+cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t hStream) {
+  return allocate("cudaMallocAsync", devPtr, size, core::current_pool(runtime::current_device()), hStream,
+                  NullStream::PerThread);
+}
+
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
+  return allocate("cudaMallocFromPoolAsync", ptr, size, pool_of_handle(memPool), stream, NullStream::Legacy);
+}
+
+cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, cudaMemPool_t memPool,
+                                                   cudaStream_t stream) {
+  return allocate("cudaMallocFromPoolAsync", ptr, size, pool_of_handle(memPool), stream, NullStream::PerThread);
+}
+
+cudaError_t CUDARTAPI cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
+  return free_async(devPtr, hStream, NullStream::Legacy);
+}
+
+cudaError_t CUDARTAPI cudaFreeAsync_ptsz(void* devPtr, cudaStream_t hStream) {
+  return free_async(devPtr, hStream, NullStream::PerThread);
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetDefaultMemPool(cudaMemPool_t* memPool, int device) {
+  if (!memPool) return runtime::record(cudaErrorInvalidValue);
+  if (!runtime::valid_device(device)) return runtime::record(cudaErrorInvalidDevice);
+  *memPool = to_handle(core::default_pool(device));
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceGetMemPool(cudaMemPool_t* memPool, int device) {
+  if (!memPool) return runtime::record(cudaErrorInvalidValue);
+  if (!runtime::valid_device(device)) return runtime::record(cudaErrorInvalidDevice);
+  *memPool = to_handle(core::current_pool(device));
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaDeviceSetMemPool(int device, cudaMemPool_t memPool) {
+  if (!runtime::valid_device(device)) return runtime::record(cudaErrorInvalidDevice);
+  core::PoolRef pool = pool_of_handle(memPool);
+  if (!pool || pool->device() != device) return runtime::record(cudaErrorInvalidValue);
+  core::set_current_pool(device, pool);
+  return cudaSuccess;
+}
+
+// Device memory pools only: pinned allocations located on a device, no IPC handle types.
+cudaError_t CUDARTAPI cudaMemPoolCreate(cudaMemPool_t* memPool, const cudaMemPoolProps* poolProps) {
+  if (!memPool || !poolProps) return runtime::record(cudaErrorInvalidValue);
+  if (poolProps->allocType != cudaMemAllocationTypePinned) return runtime::record(cudaErrorInvalidValue);
+  if (poolProps->location.type != cudaMemLocationTypeDevice) {
+    std::fprintf(stderr, "cucpu: cudaMemPoolCreate: only device-located pools are supported yet\n");
+    return runtime::record(cudaErrorNotSupported);
+  }
+  if (!runtime::valid_device(poolProps->location.id)) return runtime::record(cudaErrorInvalidDevice);
+  if (poolProps->handleTypes != cudaMemHandleTypeNone) {
+    std::fprintf(stderr, "cucpu: cudaMemPoolCreate: shareable (IPC) pool handles are not supported yet\n");
+    return runtime::record(cudaErrorNotSupported);
+  }
+  *memPool = to_handle(core::create_pool(poolProps->location.id));
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMemPoolDestroy(cudaMemPool_t memPool) {
+  auto destroyed = core::destroy_pool(memPool);
+  return destroyed ? cudaSuccess : runtime::record(destroyed.error());
+}
+
+cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesToKeep) {
+  core::PoolRef pool = pool_of_handle(memPool);
+  if (!pool) return runtime::record(cudaErrorInvalidValue);
+  pool->trim_to(minBytesToKeep);
+  return cudaSuccess;
+}
+
+// The reuse policies are ints, the sizes cuuint64_t; the high watermarks can only be
+// set to 0, which resets them (cuda_runtime_api.h, cudaMemPoolSetAttribute).
+cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value) {
+  core::PoolRef pool = pool_of_handle(memPool);
+  if (!pool || !value) return runtime::record(cudaErrorInvalidValue);
+  core::ReusePolicy policy = pool->reuse_policy();
+  const int flag = *static_cast<const int*>(value);
+  const uint64_t bytes = attr >= cudaMemPoolAttrReleaseThreshold ? *static_cast<const uint64_t*>(value) : 0;
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+      policy.follow_event_dependencies = flag != 0;
+      break;
+    case cudaMemPoolReuseAllowOpportunistic:
+      policy.allow_opportunistic = flag != 0;
+      break;
+    case cudaMemPoolReuseAllowInternalDependencies:
+      policy.allow_internal_dependencies = flag != 0;
+      break;
+    case cudaMemPoolAttrReleaseThreshold:
+      pool->set_release_threshold(bytes);
+      return cudaSuccess;
+    case cudaMemPoolAttrReservedMemHigh:
+      if (bytes != 0) return runtime::record(cudaErrorInvalidValue);
+      pool->reset_reserved_high();
+      return cudaSuccess;
+    case cudaMemPoolAttrUsedMemHigh:
+      if (bytes != 0) return runtime::record(cudaErrorInvalidValue);
+      pool->reset_used_high();
+      return cudaSuccess;
+    default:
+      return runtime::record(cudaErrorInvalidValue);  // the current sizes are read-only
+  }
+  pool->set_reuse_policy(policy);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value) {
+  core::PoolRef pool = pool_of_handle(memPool);
+  if (!pool || !value) return runtime::record(cudaErrorInvalidValue);
+  const core::ReusePolicy policy = pool->reuse_policy();
+  const core::PoolUsage usage = pool->usage();
+  auto* flag = static_cast<int*>(value);
+  auto* bytes = static_cast<uint64_t*>(value);
+  switch (attr) {
+    case cudaMemPoolReuseFollowEventDependencies:
+      *flag = policy.follow_event_dependencies;
+      break;
+    case cudaMemPoolReuseAllowOpportunistic:
+      *flag = policy.allow_opportunistic;
+      break;
+    case cudaMemPoolReuseAllowInternalDependencies:
+      *flag = policy.allow_internal_dependencies;
+      break;
+    case cudaMemPoolAttrReleaseThreshold:
+      *bytes = pool->release_threshold();
+      break;
+    case cudaMemPoolAttrReservedMemCurrent:
+      *bytes = usage.reserved;
+      break;
+    case cudaMemPoolAttrReservedMemHigh:
+      *bytes = usage.reserved_high;
+      break;
+    case cudaMemPoolAttrUsedMemCurrent:
+      *bytes = usage.used;
+      break;
+    case cudaMemPoolAttrUsedMemHigh:
+      *bytes = usage.used_high;
+      break;
+    default:
+      return runtime::record(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+
+}  // extern "C"

@@ -1,0 +1,45 @@
+// A block's shared memory, placed so that an access outside it faults: the window ends
+// (to within kSharedWindowAlignment) where an inaccessible reservation of 4 GiB begins, and
+// an inaccessible page precedes it. A .shared address is a 32-bit offset from the window's
+// base, so every .shared access past the block's shared size (static + dynamic) lands in the
+// reservation, as does a generic address formed from one (cvta); the SIGSEGV handler
+// (kernel_faults.h) turns that into cudaErrorIllegalAddress naming block and thread.
+// Guard pages cost nothing per access, which explicit checks in generated code would; the
+// price is that the last kSharedWindowAlignment - 1 bytes past an unaligned size do not fault.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace cucpu::exec {
+
+// The base alignment the shared layout assumes (jit/lay_out_shared_memory.cpp: .shared
+// alignments are at most 16; a cache line besides).
+constexpr std::size_t kSharedWindowAlignment = 64;
+
+class SharedWindow {
+ public:
+  SharedWindow() = default;
+  ~SharedWindow();
+  SharedWindow(const SharedWindow&) = delete;
+  SharedWindow& operator=(const SharedWindow&) = delete;
+
+  // A window of `bytes` (contents undefined, as CUDA's), valid until the next place();
+  // null when the address space cannot be had.
+  uint8_t* place(uint32_t bytes);
+
+  // Whether `address` lies in the reservation around the window: a fault there is a shared
+  // memory access out of range. `offset` receives the address's offset from the base.
+  bool holds(uintptr_t address, int64_t& offset) const;
+
+ private:
+  bool reserve(std::size_t accessible_capacity);
+
+  uint8_t* reservation_ = nullptr;  // guard page, accessible pages, 4 GiB inaccessible
+  std::size_t reservation_bytes_ = 0;
+  std::size_t capacity_ = 0;    // the most accessible bytes the reservation can hold
+  std::size_t accessible_ = 0;  // accessible bytes now, after the leading guard page
+  uint8_t* base_ = nullptr;
+};
+
+}  // namespace cucpu::exec
