@@ -7,12 +7,11 @@
 // process is what can be compared with a GPU.
 // Only faults a GPU reports deterministically are here; waits that hang a GPU (a stuck
 // barrier, a lane missing from a shuffle) are in cucpu_only/stuck_waits.cu.
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 
 #include <cuda_runtime.h>
+
+#include "fault_rounds.h"
 
 __global__ void trap_in_one_thread(int* out) {
     if (blockIdx.x == 1 && threadIdx.x == 7) __trap();
@@ -64,37 +63,9 @@ void allocate() {
     cudaMemset(g_floats, 0, 1024 * sizeof(float));
 }
 
-// One round: `launch` starts the misbehaving kernel; then every call the program makes
-// afterwards reports what it sees.
-template <typename Launch>
-void run_round(const char* name, Launch launch) {
-    launch();
-    cudaError_t launched = cudaGetLastError();
-    cudaError_t synced = cudaDeviceSynchronize();
-    cudaError_t last = cudaGetLastError();
-    cudaError_t last_again = cudaGetLastError();
-    void* p = nullptr;
-    cudaError_t malloc_after = cudaMalloc(&p, 16);
-    printf("%s: launch %s, synchronize %s, last error %s then %s, cudaMalloc %s\n", name, cudaGetErrorName(launched),
-           cudaGetErrorName(synced), cudaGetErrorName(last), cudaGetErrorName(last_again),
-           cudaGetErrorName(malloc_after));
-    printf("  cudaDeviceReset: %s\n", cudaGetErrorName(cudaDeviceReset()));
-}
-
-// Runs one round in a child process and reports how that process ended.
 template <typename Launch>
 void run_round_in_child(const char* name, Launch launch) {
-    fflush(stdout);
-    pid_t child = fork();
-    if (child == 0) {
-        allocate();
-        run_round(name, launch);
-        fflush(stdout);
-        _exit(0);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    printf("  process: %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exited normally" : "died");
+    run_fault_round(name, allocate, launch, [] {});
 }
 
 int main() {

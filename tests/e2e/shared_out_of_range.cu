@@ -8,12 +8,11 @@
 // does not fault on the H100: it lands in the 1 KiB of shared memory the GPU reserves per
 // block (cudaDevAttrReservedSharedMemoryPerBlock) below the block's own; cucpu faults there,
 // a difference left alone, so that round is not part of this test.)
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cstdio>
 
 #include <cuda_runtime.h>
+
+#include "fault_rounds.h"
 
 // The offset `past` is volatile so that the compiler can neither prove the access out of
 // range nor fold it away.
@@ -63,38 +62,14 @@ __global__ void generic_shared_at(int* out, int index) {
 int* g_ints;
 
 template <typename Launch>
-void run_round(const char* name, Launch launch) {
-    launch();
-    cudaError_t launched = cudaGetLastError();
-    cudaError_t synced = cudaDeviceSynchronize();
-    cudaError_t last = cudaGetLastError();
-    cudaError_t last_again = cudaGetLastError();
-    void* p = nullptr;
-    cudaError_t malloc_after = cudaMalloc(&p, 16);
-    printf("%s: launch %s, synchronize %s, last error %s then %s, cudaMalloc %s\n", name, cudaGetErrorName(launched),
-           cudaGetErrorName(synced), cudaGetErrorName(last), cudaGetErrorName(last_again),
-           cudaGetErrorName(malloc_after));
-    if (synced == cudaSuccess) {
-        int host[256];
-        cudaMemcpy(host, g_ints, sizeof host, cudaMemcpyDeviceToHost);
-        printf("  out[5] %d out[255] %d\n", host[5], host[255]);
-    }
-    printf("  cudaDeviceReset: %s\n", cudaGetErrorName(cudaDeviceReset()));
-}
-
-template <typename Launch>
 void run_round_in_child(const char* name, Launch launch) {
-    fflush(stdout);
-    pid_t child = fork();
-    if (child == 0) {
-        cudaMalloc(&g_ints, 1024 * sizeof(int));
-        run_round(name, launch);
-        fflush(stdout);
-        _exit(0);
-    }
-    int status = 0;
-    waitpid(child, &status, 0);
-    printf("  process: %s\n", WIFEXITED(status) && WEXITSTATUS(status) == 0 ? "exited normally" : "died");
+    run_fault_round(
+        name, [] { cudaMalloc(&g_ints, 1024 * sizeof(int)); }, launch,
+        [] {
+            int host[256];
+            cudaMemcpy(host, g_ints, sizeof host, cudaMemcpyDeviceToHost);
+            printf("  out[5] %d out[255] %d\n", host[5], host[255]);
+        });
 }
 
 int main() {
