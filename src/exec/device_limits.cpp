@@ -35,6 +35,25 @@ void set_kept_limit(KeptLimit limit, std::size_t value) { kept(limit).store(valu
 
 std::size_t kept_limit(KeptLimit limit) { return kept(limit).load(std::memory_order_relaxed); }
 
+std::optional<std::size_t> device_limit_value(uint32_t limit) {
+  switch (limit) {
+    case 0:  // cudaLimitStackSize
+      return thread_stack_bytes();
+    case 1:  // cudaLimitPrintfFifoSize
+      return device_output_capacity();
+    case 2:  // cudaLimitMallocHeapSize
+      return device_heap_bytes();
+    case 4:  // cudaLimitDevRuntimePendingLaunchCount
+      return kept_limit(KeptLimit::PendingLaunchCount);
+    case 5:  // cudaLimitMaxL2FetchGranularity
+      return kept_limit(KeptLimit::L2FetchGranularity);
+    case 6:  // cudaLimitPersistingL2CacheSize
+      return kept_limit(KeptLimit::PersistingL2Bytes);
+    default:
+      return std::nullopt;
+  }
+}
+
 void reset_device_limits() {
   set_thread_stack_bytes(kDefaultThreadStackBytes);
   set_kept_limit(KeptLimit::PendingLaunchCount, kDefaultPendingLaunchCount);

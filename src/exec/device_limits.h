@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 
 namespace cucpu::exec {
 
@@ -32,6 +34,11 @@ constexpr std::size_t kDefaultPendingLaunchCount = 2048;  // cuda_runtime_api.h
 constexpr std::size_t kDefaultL2FetchGranularity = 64;
 void set_kept_limit(KeptLimit limit, std::size_t value);
 std::size_t kept_limit(KeptLimit limit);
+
+// The value cudaDeviceGetLimit reports for a cudaLimit (by its enum value), for the host API
+// and the device runtime alike; none for cudaLimitDevRuntimeSyncDepth (not a limit of a
+// compute capability 9.0 device) and values that are no cudaLimit.
+std::optional<std::size_t> device_limit_value(uint32_t limit);
 
 // cudaDeviceReset: every limit the executor applies goes back to its default (the stack,
 // the printf FIFO, the malloc heap, whose blocks are freed).

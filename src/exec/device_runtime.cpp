@@ -346,32 +346,10 @@ void store_int_result(jit::ThreadContext* context, int32_t* out, int32_t value, 
   store_result(result, kSuccess);
 }
 
-// A cudaLimit's value as the host's cudaDeviceGetLimit reports it (api/runtime/limit_api.cpp),
-// from the same settings; none for cudaLimitDevRuntimeSyncDepth (not for compute
-// capability 9.0) and unknown limits.
-std::optional<uint64_t> device_limit(uint32_t limit) {
-  switch (limit) {
-    case 0:
-      return thread_stack_bytes();  // cudaLimitStackSize
-    case 1:
-      return device_output_capacity();  // cudaLimitPrintfFifoSize
-    case 2:
-      return device_heap_bytes();  // cudaLimitMallocHeapSize
-    case 4:
-      return kept_limit(KeptLimit::PendingLaunchCount);  // cudaLimitDevRuntimePendingLaunchCount
-    case 5:
-      return kept_limit(KeptLimit::L2FetchGranularity);  // cudaLimitMaxL2FetchGranularity
-    case 6:
-      return kept_limit(KeptLimit::PersistingL2Bytes);  // cudaLimitPersistingL2CacheSize
-    default:
-      return std::nullopt;
-  }
-}
-
 // cudaError_t __cudaCDP2DeviceGetLimit(size_t* value, cudaLimit limit)
 void device_get_limit(jit::ThreadContext* context, void* const* args, void* result) {
   auto* value = argument<uint64_t*>(args, 0);
-  const std::optional<uint64_t> limit = device_limit(argument<uint32_t>(args, 1));
+  const std::optional<std::size_t> limit = device_limit_value(argument<uint32_t>(args, 1));
   const uint32_t error = !value ? kErrorInvalidValue : !limit ? kErrorUnsupportedLimit : kSuccess;
   if (error == kSuccess) {
     *value = *limit;

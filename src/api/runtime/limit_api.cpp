@@ -1,6 +1,7 @@
 // Device limits (cudaDeviceSetLimit / cudaDeviceGetLimit), with the validation and rounding
-// an H100 applies (tests/data/device_limits.out, taken with dump_device_limits.cu). Every value lives in exec (device_limits.h),
-// which sizes stacks, the printf FIFO and the malloc heap from them and resets them.
+// an H100 applies (tests/data/device_limits.out, taken with dump_device_limits.cu). Every
+// value lives in exec (device_limits.h), which sizes stacks, the printf FIFO and the malloc
+// heap from them, reports them to the device runtime too, and resets them.
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -72,29 +73,10 @@ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
 
 cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
   if (!value) return runtime::record(cudaErrorInvalidValue);
-  switch (limit) {
-    case cudaLimitStackSize:
-      *value = exec::thread_stack_bytes();
-      return cudaSuccess;
-    case cudaLimitPrintfFifoSize:
-      *value = exec::device_output_capacity();
-      return cudaSuccess;
-    case cudaLimitMallocHeapSize:
-      *value = exec::device_heap_bytes();
-      return cudaSuccess;
-    case cudaLimitDevRuntimePendingLaunchCount:
-      *value = exec::kept_limit(KeptLimit::PendingLaunchCount);
-      return cudaSuccess;
-    case cudaLimitMaxL2FetchGranularity:
-      *value = exec::kept_limit(KeptLimit::L2FetchGranularity);
-      return cudaSuccess;
-    case cudaLimitPersistingL2CacheSize:
-      *value = exec::kept_limit(KeptLimit::PersistingL2Bytes);
-      return cudaSuccess;
-    case cudaLimitDevRuntimeSyncDepth:  // "removed for devices of compute capability >= 9.0"
-    default:
-      return unsupported("cudaDeviceGetLimit", limit);
-  }
+  const std::optional<size_t> current = exec::device_limit_value(static_cast<uint32_t>(limit));
+  if (!current) return unsupported("cudaDeviceGetLimit", limit);
+  *value = *current;
+  return cudaSuccess;
 }
 
 }  // extern "C"
