@@ -34,11 +34,12 @@ printf 'sample\tfile\tnvcc\tparse\tcompile\tmessage\n' > "$results"
 # failure (a callee, a special register, a type) just that statement. Appends "sample<TAB>file<TAB>key" rows to $failures.
 collect_jit_failures() {
   local sample="$1" ptx="$2" scratch="$2.scratch" previous="" round
+  shift 2  # the rest: the other units of an -rdc sample, linked with it
   cp "$ptx" "$scratch"
   for ((round = 0; round < max_rounds; ++round)); do
     local message
-    message="$("$cucpu" ptx --compile "$scratch" 2>&1 >/dev/null)" && break
-    message="${message#"$scratch": }"
+    message="$("$cucpu" ptx --compile "$scratch" "$@" 2>&1 >/dev/null)" && break
+    message="${message#"$scratch"*: }"
     # "line 60: `call`: call to external function vprintf is not supported yet"
     local line
     line="$(sed -n 's/^line \([0-9]*\): .*/\1/p' <<< "$message" | head -1)"
@@ -76,37 +77,55 @@ while read -r sample; do
     printf '%s\t-\tno .cu\t-\t-\thost code only\n' "$sample" >> "$results"
     continue
   fi
+  # Dynamic parallelism needs relocatable device code (-rdc), as the samples' CMake sets:
+  # when a file compiles only with it, the whole sample is compiled so and its units linked.
+  rdc=()
+  for pass in plain rdc; do
+    declare -A made=()
+    for source in "${sources[@]}"; do
+      name="$(basename "$source" .cu)"
+      includes=(-I"$samples/Common" -I"$dir" -I"$(dirname "$source")")
+      [[ -d "$dir/inc" ]] && includes+=(-I"$dir/inc")
+      "$nvcc" -arch=compute_90 -ptx "${rdc[@]}" "${includes[@]}" "$source" -o "$out/$sample/$name.ptx" \
+        > "$out/$sample/$name.nvcc.log" 2>&1 && made[$name]=1
+    done
+    (( ${#made[@]} == ${#sources[@]} )) || [[ $pass == rdc ]] || { rdc=(-rdc=true); continue; }
+    break
+  done
+  nvcc_status=ok
+  (( ${#rdc[@]} )) && nvcc_status=ok-rdc
+  units=()
+  for source in "${sources[@]}"; do
+    name="$(basename "$source" .cu)"
+    [[ -n "${made[$name]:-}" ]] && grep -q -E '^\s*(\.visible\s+|\.weak\s+)?\.(entry|func)' "$out/$sample/$name.ptx" &&
+      units+=("$out/$sample/$name.ptx")
+  done
   for source in "${sources[@]}"; do
     name="$(basename "$source" .cu)"
     ptx="$out/$sample/$name.ptx"
-    includes=(-I"$samples/Common" -I"$dir" -I"$(dirname "$source")")
-    [[ -d "$dir/inc" ]] && includes+=(-I"$dir/inc")
-    # Dynamic parallelism needs relocatable device code (-rdc), as the samples' CMake sets.
-    nvcc_status=ok
-    if ! "$nvcc" -arch=compute_90 -ptx "${includes[@]}" "$source" -o "$ptx" > "$out/$sample/$name.nvcc.log" 2>&1; then
-      if "$nvcc" -arch=compute_90 -ptx -rdc=true "${includes[@]}" "$source" -o "$ptx" \
-          > "$out/$sample/$name.nvcc.log" 2>&1; then
-        nvcc_status=ok-rdc
-      else
-        message="$(grep -m1 -i 'error' "$out/$sample/$name.nvcc.log" | cut -c1-160)"
-        printf '%s\t%s\tfailed\t-\t-\t%s\n' "$sample" "$name.cu" "$message" >> "$results"
-        continue
-      fi
+    if [[ -z "${made[$name]:-}" ]]; then
+      message="$(grep -m1 -i 'error' "$out/$sample/$name.nvcc.log" | cut -c1-160)"
+      printf '%s\t%s\tfailed\t-\t-\t%s\n' "$sample" "$name.cu" "$message" >> "$results"
+      continue
     fi
     if ! grep -q -E '^\s*(\.visible\s+|\.weak\s+)?\.(entry|func)' "$ptx"; then
       printf '%s\t%s\t%s\t-\t-\tno device code\n' "$sample" "$name.cu" "$nvcc_status" >> "$results"
       continue
     fi
+    others=()
+    if (( ${#rdc[@]} )); then
+      for unit in "${units[@]}"; do [[ "$unit" == "$ptx" ]] || others+=("$unit"); done
+    fi
     parse=ok compile=ok message=""
     if ! message="$("$cucpu" ptx "$ptx" 2>&1)"; then
       parse=FAILED compile=-
-    elif ! message="$("$cucpu" ptx --compile "$ptx" 2>&1 >/dev/null)"; then
+    elif ! message="$("$cucpu" ptx --compile "$ptx" "${others[@]}" 2>&1 >/dev/null)"; then
       compile=failed
-      collect_jit_failures "$sample" "$ptx"
+      collect_jit_failures "$sample" "$ptx" "${others[@]}"
     else
       message=""
     fi
-    message="$(head -1 <<< "${message#"$ptx": }" | cut -c1-160)"
+    message="$(head -1 <<< "${message#"$ptx"*: }" | cut -c1-160)"
     printf '%s\t%s\t%s\t%s\t%s\t%s\n' "$sample" "$name.cu" "$nvcc_status" "$parse" "$compile" "$message" >> "$results"
   done
 done < "$list"

@@ -206,12 +206,6 @@ Result<std::vector<Entry>> read_wrapped(const void* wrapper) {
   return read_entries(header.data, SIZE_MAX);
 }
 
-namespace {
-
-// libcudadevrt, which nvcc links into every -rdc program: its PTX defines the device
-// runtime API (cudaGetParameterBuffer, __cudaCDP2LaunchDeviceV2, ...) on top of driver
-// internals that only a GPU has. cucpu provides those functions itself (exec), so this
-// object is left out of the link. It is recognised by what its PTX defines.
 bool is_device_runtime_library(const std::vector<Entry>& entries) {
   constexpr std::string_view kDefinition = ".visible .func (.param .b32 func_retval0) __cudaCDP2LaunchDeviceV2(";
   return std::any_of(entries.begin(), entries.end(), [&](const Entry& entry) {
@@ -219,8 +213,6 @@ bool is_device_runtime_library(const std::vector<Entry>& entries) {
     return entry.kind == EntryKind::Ptx && text.find(kDefinition) != std::string_view::npos;
   });
 }
-
-}  // namespace
 
 Result<std::vector<std::string>> select_wrapper_ptx(const void* wrapper, uint32_t arch) {
   auto entries = read_wrapped(wrapper);

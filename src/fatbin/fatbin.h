@@ -63,4 +63,10 @@ Result<std::vector<Entry>> read_wrapped(const void* wrapper);
 // its PTX, and the texts are to be linked together (ptx/link.h).
 Result<std::vector<std::string>> select_wrapper_ptx(const void* wrapper, uint32_t arch);
 
+// Whether a fatbin is libcudadevrt's, which nvcc links into every -rdc program: its PTX
+// defines the device runtime API (cudaGetParameterBuffer, __cudaCDP2LaunchDeviceV2, ...) on
+// top of driver internals that only a GPU has. cucpu provides those functions itself (exec),
+// so this object is left out of the link. It is recognised by what its PTX defines.
+bool is_device_runtime_library(const std::vector<Entry>& entries);
+
 }  // namespace cucpu::fatbin

@@ -1,6 +1,7 @@
 // The subcommands of the cucpu tool, one file each.
 #pragma once
 
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -13,14 +14,16 @@ int run_program(const std::vector<std::string>& command);
 // cucpu info: the emulated device.
 int print_device_info();
 
-// cucpu ptx FILE: parse (and optionally print, translate or compile) a PTX file.
+// cucpu ptx FILE...: parse (and optionally print, translate or compile) the PTX modules in
+// PTX files (linked together) or in nvcc-built programs and objects (ptx_inputs.h).
 struct PtxOptions {
-  std::string file;
+  std::vector<std::string> files;
+  uint32_t arch = 90;  // which PTX of a fatbin: the newest for at most this compute capability
   bool print = false;
   bool llvm = false;
   bool compile = false;
 };
-int check_ptx_file(const PtxOptions& options);
+int check_ptx_files(const PtxOptions& options);
 
 // The DT_NEEDED entries of an ELF file; empty if it is not a dynamically linked ELF.
 std::vector<std::string> elf_needed_libraries(const std::string& path);

@@ -7,31 +7,25 @@
 #include <iterator>
 
 #include "tools/cucpu/commands.h"
+#include "tools/cucpu/elf_sections.h"
 
 namespace cucpu::tool {
 
 std::vector<std::string> elf_needed_libraries(const std::string& path) {
   std::ifstream file(path, std::ios::binary);
   std::string bytes((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const std::vector<ElfSection> sections = read_elf_sections(bytes);
   std::vector<std::string> needed;
-  if (bytes.size() < sizeof(Elf64_Ehdr) || bytes.compare(0, 4, ELFMAG) != 0 || bytes[EI_CLASS] != ELFCLASS64)
-    return needed;
-  auto in_bounds = [&](uint64_t offset, uint64_t size) { return offset <= bytes.size() && size <= bytes.size() - offset; };
-  Elf64_Ehdr header;
-  std::memcpy(&header, bytes.data(), sizeof header);
-  if (!in_bounds(header.e_shoff, uint64_t{header.e_shnum} * sizeof(Elf64_Shdr))) return needed;
-  std::vector<Elf64_Shdr> sections(header.e_shnum);
-  std::memcpy(sections.data(), bytes.data() + header.e_shoff, sections.size() * sizeof(Elf64_Shdr));
-  for (const Elf64_Shdr& section : sections) {
-    if (section.sh_type != SHT_DYNAMIC || section.sh_link >= sections.size()) continue;
-    const Elf64_Shdr& strings = sections[section.sh_link];
-    if (!in_bounds(section.sh_offset, section.sh_size) || !in_bounds(strings.sh_offset, strings.sh_size)) continue;
-    for (uint64_t at = 0; at + sizeof(Elf64_Dyn) <= section.sh_size; at += sizeof(Elf64_Dyn)) {
+  for (const ElfSection& section : sections) {
+    if (section.type != SHT_DYNAMIC || section.link >= sections.size()) continue;
+    std::string_view strings = sections[section.link].bytes;
+    for (size_t at = 0; at + sizeof(Elf64_Dyn) <= section.bytes.size(); at += sizeof(Elf64_Dyn)) {
       Elf64_Dyn entry;
-      std::memcpy(&entry, bytes.data() + section.sh_offset + at, sizeof entry);
+      std::memcpy(&entry, section.bytes.data() + at, sizeof entry);
       if (entry.d_tag == DT_NULL) break;
-      if (entry.d_tag == DT_NEEDED && entry.d_un.d_val < strings.sh_size)
-        needed.emplace_back(bytes.c_str() + strings.sh_offset + entry.d_un.d_val);
+      if (entry.d_tag != DT_NEEDED || entry.d_un.d_val >= strings.size()) continue;
+      std::string_view name = strings.substr(entry.d_un.d_val);
+      needed.emplace_back(name.substr(0, name.find('\0')));
     }
   }
   return needed;

@@ -1,7 +1,7 @@
 // cucpu: run CUDA programs on the CPU.
 //   cucpu run PROGRAM [ARGS...]   run an nvcc-built program (-cudart shared) with cucpu
 //   cucpu info                    print the emulated device
-//   cucpu ptx FILE                parse a PTX file and report errors or a summary
+//   cucpu ptx FILE...             check the PTX of PTX files (linked) or of nvcc-built binaries
 #include <CLI/CLI.hpp>
 
 #include "tools/cucpu/commands.h"
@@ -18,8 +18,13 @@ int main(int argc, char** argv) {
   auto* info = app.add_subcommand("info", "Print the emulated device");
 
   cucpu::tool::PtxOptions ptx;
-  auto* ptx_command = app.add_subcommand("ptx", "Parse a PTX file: report the first error, or a summary");
-  ptx_command->add_option("file", ptx.file, "The PTX file")->required();
+  auto* ptx_command = app.add_subcommand(
+      "ptx", "Parse PTX as the runtime would: report the first error, or a summary per module");
+  ptx_command->add_option("files", ptx.files,
+                          "PTX files (several: linked as one -rdc program), or nvcc-built programs, "
+                          "libraries, objects or fatbins (their embedded PTX)")
+      ->required();
+  ptx_command->add_option("--arch", ptx.arch, "Compute capability whose PTX to take from fatbins (default 90)");
   ptx_command->add_flag("--print", ptx.print, "Print the parsed module as PTX");
   ptx_command->add_flag("--llvm", ptx.llvm, "Print the LLVM IR cucpu translates it to");
   ptx_command->add_flag("--compile", ptx.compile, "Also compile it to native code");
@@ -31,5 +36,5 @@ int main(int argc, char** argv) {
     return cucpu::tool::run_program(command);
   }
   if (*info) return cucpu::tool::print_device_info();
-  return cucpu::tool::check_ptx_file(ptx);
+  return cucpu::tool::check_ptx_files(ptx);
 }
