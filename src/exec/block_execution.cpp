@@ -29,7 +29,9 @@ void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, u
   context.smid = setup.worker_index;
   context.nsmid = setup.worker_count;
   context.dynamic_smem_size = setup.shape->dynamic_shared_bytes;
-  context.total_smem_size = setup.shared_bytes;
+  // %total_smem_size: the block's static and dynamic shared memory in the 128-byte units the
+  // H100 allocates (it reads 128 for 40 bytes, 5120 for 5040), the reserved part not counted.
+  context.total_smem_size = (setup.shared_bytes + 127) / 128 * 128;
   context.reserved = 0;
   context.shared_base = setup.shared_base;
   context.params = static_cast<const uint8_t*>(setup.params);

@@ -9,6 +9,8 @@
 
 #include <algorithm>
 
+#include "jit/kernel_abi.h"
+
 namespace cucpu::exec {
 
 namespace {
@@ -43,7 +45,7 @@ bool SharedWindow::reserve(std::size_t accessible_capacity) {
 }
 
 uint8_t* SharedWindow::place(uint32_t bytes) {
-  const std::size_t window = round_up(bytes, kSharedWindowAlignment);
+  const std::size_t window = round_up(std::size_t{jit::kReservedSharedBytes} + bytes, kSharedWindowAlignment);
   const std::size_t accessible = round_up(window, page_size());
   if ((!reservation_ || accessible > capacity_) && !reserve(std::max(accessible, kInitialCapacity))) return nullptr;
   uint8_t* first = reservation_ + page_size();

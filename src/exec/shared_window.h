@@ -24,8 +24,10 @@ class SharedWindow {
   SharedWindow(const SharedWindow&) = delete;
   SharedWindow& operator=(const SharedWindow&) = delete;
 
-  // A window of `bytes` (contents undefined, as CUDA's), valid until the next place();
-  // null when the address space cannot be had.
+  // A window for a block of `bytes` of shared memory (static and dynamic), valid until the
+  // next place(); null when the address space cannot be had. It starts with the reserved
+  // shared memory (jit::kReservedSharedBytes), where the returned base points: the block's
+  // own bytes follow it, as the JIT's .shared offsets expect. Contents undefined, as CUDA's.
   uint8_t* place(uint32_t bytes);
 
   // Whether `address` lies in the reservation around the window: a fault there is a shared

@@ -25,6 +25,8 @@ struct KernelInfo {
   std::string name;
   std::vector<ParamSlot> params;
   uint32_t param_bytes = 0;          // size of the whole parameter buffer
+  // Both counted from the end of the reserved shared memory (kernel_abi.h), as CUDA reports
+  // sizes: the block's window is kReservedSharedBytes longer.
   uint32_t static_shared_bytes = 0;  // .shared variables the kernel can reach
   uint32_t dynamic_shared_offset = 0;// where `extern .shared x[]` starts (aligned, >= static)
   uint32_t local_bytes = 0;          // .local per thread

@@ -347,6 +347,14 @@ llvm::Value* FunctionLowering::special_register(ptx::SpecialRegister sreg, unsig
       return load_context_u32(offsetof(ThreadContext, total_smem_size));
     case S::WarpSize:
       return b.getInt32(32);
+    case S::ReservedSmemOffsetBegin:  // the reserved shared memory's layout, as an H100 reads it
+    case S::ReservedSmemOffset0:      // (kernel_abi.h kReservedSharedBytes)
+    case S::ReservedSmemOffset1:
+      return b.getInt32(0);
+    case S::ReservedSmemOffsetEnd:
+      return b.getInt32(kReservedSharedInUse);
+    case S::ReservedSmemOffsetCap:
+      return b.getInt32(kReservedSharedBytes);
     case S::Envreg1:  // the grid workspace address, high half (cooperative_groups/details/driver_abi.h)
       return b.CreateTrunc(b.CreateLShr(load_context_u64(offsetof(ThreadContext, grid_workspace)), 32),
                            b.getInt32Ty());

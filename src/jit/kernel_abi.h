@@ -15,6 +15,15 @@
 
 namespace cucpu::jit {
 
+// Shared memory the GPU reserves at the start of every block's window (an H100: 1 KiB,
+// cudaDevAttrReservedSharedMemoryPerBlock; the first .shared variable sits at 0x400 and
+// %reserved_smem_offset_begin/end/cap read 0/288/1024): cooperative groups keeps its
+// multi-warp tile barriers there. The JIT lays .shared variables out after it; the
+// executor's windows hold it before the kernel's static and dynamic shared memory, so a
+// stray access up to 1 KiB below a block's shared memory does not fault, as on the GPU.
+constexpr uint32_t kReservedSharedBytes = 1024;
+constexpr uint32_t kReservedSharedInUse = 288;  // %reserved_smem_offset_end on the H100
+
 // One CUDA thread's view of where it runs. Plain data: generated code reads it with
 // loads at offsetof(...), so field order is ABI (kernel_abi.cpp checks the offsets the
 // JIT uses against this struct).

@@ -1,5 +1,6 @@
 // Static shared-memory layout: gives every .shared variable a kernel can reach its
 // offset in the block's shared window, and places dynamic shared memory after them.
+// Offsets start after the reserved shared memory (kReservedSharedBytes, kernel_abi.h).
 //
 // A kernel's variables are those its body names plus those of every .func it calls,
 // transitively. A .func is compiled once for all kernels, so the variables any .func
@@ -14,6 +15,7 @@
 #include <vector>
 
 #include "jit/call_site.h"
+#include "jit/kernel_abi.h"
 #include "jit/shared_layout.h"
 
 namespace cucpu::jit {
@@ -108,6 +110,7 @@ ModuleSharedLayout lay_out_shared_memory(const ptx::Module& module) {
     funcs_unsized_align = std::max(funcs_unsized_align, uses[&f].unsized_align);
   }
   SharedLayout common;
+  common.static_bytes = kReservedSharedBytes;
   for (const ptx::Variable& v : module.variables) {
     if (named_by_funcs.count(&v) != 0) append(common, &v);
   }
@@ -137,7 +140,9 @@ ModuleSharedLayout lay_out_shared_memory(const ptx::Module& module) {
       callees_use_shared |= !uses[g].sized.empty();
       callees_use_unsized |= uses[g].unsized_align != 0;
     }
-    SharedLayout layout = callees_use_shared ? common : SharedLayout{};
+    SharedLayout layout;
+    layout.static_bytes = kReservedSharedBytes;
+    if (callees_use_shared) layout = common;
     // The kernel's own variables in declaration order: module scope, then its body.
     const std::vector<const ptx::Variable*>& own = uses[&f].sized;
     auto is_own = [&](const ptx::Variable& v) { return std::find(own.begin(), own.end(), &v) != own.end(); };

@@ -8,9 +8,11 @@
 
 namespace cucpu::jit {
 
+// Offsets from the start of the block's window, which begins with the reserved shared
+// memory (kernel_abi.h kReservedSharedBytes): the first variable's offset is at least that.
 struct SharedLayout {
   std::map<const ptx::Variable*, uint64_t> offsets;  // sized .shared variables
-  uint64_t static_bytes = 0;
+  uint64_t static_bytes = 0;    // the end of the last variable
   uint64_t dynamic_offset = 0;  // where unsized `extern .shared x[]` arrays start
 };
 

@@ -199,8 +199,8 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
     if (!f.is_entry) continue;
 
     const SharedLayout& layout = shared.functions.at(&f);
-    info.static_shared_bytes = static_cast<uint32_t>(layout.static_bytes);
-    info.dynamic_shared_offset = static_cast<uint32_t>(layout.dynamic_offset);
+    info.static_shared_bytes = static_cast<uint32_t>(layout.static_bytes - kReservedSharedBytes);
+    info.dynamic_shared_offset = static_cast<uint32_t>(layout.dynamic_offset - kReservedSharedBytes);
     for (const ptx::Variable& v : f.locals) {
       if (v.space == ptx::StateSpace::Local) info.local_bytes += static_cast<uint32_t>(v.size_bytes());
     }

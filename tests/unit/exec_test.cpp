@@ -50,6 +50,12 @@ const auto redux_sync = reinterpret_cast<ReduxSyncFn>(kSymbols.at(jit::kReduxSyn
 constexpr uint32_t op_code(ptx::AtomicOp op) { return static_cast<uint32_t>(op); }
 constexpr uint32_t kSigned = 0x100;
 
+// A block's own shared memory: after the reserved part at the start of its window.
+template <typename T = uint32_t>
+T* block_shared(ThreadContext* ctx) {
+  return reinterpret_cast<T*>(ctx->shared_base + jit::kReservedSharedBytes);
+}
+
 jit::KernelInfo make_kernel(const char* name, jit::KernelEntry entry, bool uses_barriers) {
   jit::KernelInfo kernel;
   kernel.name = name;
@@ -160,9 +166,9 @@ void reverse_through_shared(ThreadContext* ctx) {
   const auto& p = params_of<ReverseParams>(ctx);
   const uint32_t n = block_threads(ctx), t = linear_tid(ctx), base = linear_block(ctx) * n;
   if (reinterpret_cast<uintptr_t>(ctx->shared_base) % 16 != 0 || ctx->dynamic_smem_size != n * 4 ||
-      ctx->total_smem_size != kStaticShared + n * 4)
+      ctx->total_smem_size != (kStaticShared + n * 4 + 127) / 128 * 128)
     __atomic_fetch_add(p.bad_layout, 1, __ATOMIC_RELAXED);
-  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base + kStaticShared);
+  auto* shared = block_shared(ctx) + kStaticShared / 4;
   shared[t] = p.in[base + t];
   bar_sync(ctx, 0, 0);
   p.out[base + t] = shared[n - 1 - t];
@@ -190,7 +196,7 @@ struct ExchangeParams {
 // Four warps, two independent pairs: warps 0-1 exchange through barrier 1, warps 2-3
 // through barrier 2, each barrier counting 64 threads; a second round reuses both.
 void exchange_in_pairs_of_warps(ThreadContext* ctx) {
-  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  auto* shared = block_shared(ctx);
   const uint32_t t = linear_tid(ctx), pair_base = t < 64 ? 0 : 64, barrier = t < 64 ? 1 : 2;
   uint32_t* out = params_of<ExchangeParams>(ctx).out + linear_block(ctx) * 256;
   shared[t] = t * 3;
@@ -226,7 +232,7 @@ void half_exits_half_waits(ThreadContext* ctx) {
   const auto& p = params_of<HalfExitParams>(ctx);
   const uint32_t t = linear_tid(ctx);
   if (t / 32 != p.waiting_half) return;
-  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  auto* shared = block_shared(ctx);
   const uint32_t lane = t % 32;
   shared[lane] = lane + 100;
   bar_sync(ctx, 0, 0);
@@ -366,7 +372,7 @@ struct HandoffParams {
 // waits on "full", reads, and signals "empty" with bar.arrive 2, 64.
 void produce_and_consume(ThreadContext* ctx) {
   constexpr uint32_t kBatches = 16;
-  auto* slot = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  auto* slot = block_shared(ctx);
   const uint32_t t = linear_tid(ctx), lane = t % 32;
   if (t < 32) {
     for (uint32_t batch = 0; batch < kBatches; ++batch) {
@@ -831,7 +837,7 @@ struct PartialWarpParams {
 void partial_warps_meet(ThreadContext* ctx) {
   const uint32_t t = linear_tid(ctx);
   if (t >= 40) return;
-  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  auto* shared = block_shared(ctx);
   shared[t] = t + 1;
   bar_sync(ctx, 1, 64);
   params_of<PartialWarpParams>(ctx).out[ctx->ctaid[0] * 40 + t] = shared[39 - t];
@@ -867,7 +873,7 @@ struct SumParams {
 
 void sum_with_barrier(ThreadContext* ctx) {
   const auto& p = params_of<SumParams>(ctx);
-  auto* shared = reinterpret_cast<uint32_t*>(ctx->shared_base);
+  auto* shared = block_shared(ctx);
   const uint32_t t = linear_tid(ctx), n = block_threads(ctx);
   shared[t] = p.in[linear_block(ctx) * n + t];
   bar_sync(ctx, 0, 0);

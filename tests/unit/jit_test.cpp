@@ -112,10 +112,11 @@ class Params {
 void launch(const KernelInfo& kernel, Dim grid, Dim block, const Params& params, uint32_t dynamic_shared = 0) {
   uint32_t threads = block.x * block.y * block.z;
   uint32_t shared_bytes = kernel.dynamic_shared_offset + dynamic_shared;
+  const uint32_t window_bytes = kReservedSharedBytes + shared_bytes;  // as the executor's windows
   for (uint32_t bz = 0; bz < grid.z; ++bz)
     for (uint32_t by = 0; by < grid.y; ++by)
       for (uint32_t bx = 0; bx < grid.x; ++bx) {
-        std::vector<uint64_t> shared((shared_bytes + 7) / 8 + 1, 0);
+        std::vector<uint64_t> shared((window_bytes + 7) / 8 + 1, 0);
         std::barrier<> barrier(threads);
         std::vector<ThreadContext> contexts(threads);
         for (uint32_t t = 0; t < threads; ++t) {
@@ -448,9 +449,11 @@ TEST(Jit, SharedMemoryOffsetsWith32BitRegisters) {
   Params p(*k);
   p.set(0, reinterpret_cast<uint64_t>(out));
   launch(*k, {}, {}, p, 64);
-  EXPECT_EQ(out[0], 16u);  // second: after first[12], aligned to 8
-  EXPECT_EQ(out[1], 32u);
-  EXPECT_EQ(out[2], 0u);
+  // .shared addresses count from the window's start: the reserved 1 KiB comes first (as on
+  // an H100, where the first variable's address is 0x400).
+  EXPECT_EQ(out[0], kReservedSharedBytes + 16u);  // second: after first[12], aligned to 8
+  EXPECT_EQ(out[1], kReservedSharedBytes + 32u);
+  EXPECT_EQ(out[2], kReservedSharedBytes);
   EXPECT_EQ(out[3], 99u);
   EXPECT_EQ(out[4], 4321u);
   EXPECT_EQ(out[5], 64u);
