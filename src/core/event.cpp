@@ -39,6 +39,15 @@ CaptureMark Event::capture_mark() const {
   return captured_;
 }
 
+void Event::record_reached() {
+  auto record = std::make_shared<Record>();
+  record->done = std::make_shared<Completion>();
+  record->reached = std::chrono::steady_clock::now();
+  record->done->mark_done();
+  std::lock_guard lock(mutex_);
+  latest_ = std::move(record);
+}
+
 std::shared_ptr<Event::Record> Event::latest() const {
   std::lock_guard lock(mutex_);
   return latest_;

@@ -20,6 +20,9 @@ class Event {
 
   // cudaEventRecord: from now on the event stands for the work `stream` has so far.
   Result<void> record(Stream& stream);
+  // A graph's event record node ran: the event stands for the graph's work before the
+  // node, which is done, and was reached now.
+  void record_reached();
   // Done, or never recorded (cudaEventQuery's cudaSuccess).
   bool is_complete() const;
   void synchronize() const;

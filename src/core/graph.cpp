@@ -1,12 +1,16 @@
 // Graphs (graph.h): nodes and edges behind a mutex (capture adds nodes from the
-// capturing threads), instantiation as Kahn's topological sort.
+// capturing threads), instantiation as Kahn's topological sort, recursively for the
+// bodies of child graph and conditional nodes.
 #include "core/graph.h"
 
 #include <algorithm>
 #include <unordered_map>
 #include <unordered_set>
+#include <utility>
 
+#include "core/sticky_error.h"
 #include "core/stream_engine.h"
+#include "exec/graph_conditional.h"
 
 namespace cucpu::core {
 namespace {
@@ -15,15 +19,30 @@ std::mutex handles_mutex;
 auto* graphs = new std::unordered_set<const void*>;  // immortal, as the engine
 auto* graph_execs = new std::unordered_set<const void*>;
 
+// The handle of the graph exec whose launch this thread is running (0: none).
+thread_local uint64_t running_graph_exec_handle = 0;
+
 }  // namespace
 
-Result<GraphNode*> Graph::add(CommandKind kind, std::function<void()> run,
-                              const std::vector<GraphNode*>& dependencies) {
-  std::lock_guard lock(mutex_);
+uint64_t running_graph_exec() { return running_graph_exec_handle; }
+
+GraphNode::GraphNode(Graph& graph, NodeContent content) : graph_(graph), content_(std::move(content)) {
+  for (Graph* body : content_.bodies) body->owned_by_node_ = true;
+}
+
+GraphNode::~GraphNode() {
+  for (Graph* body : content_.bodies) destroy_graph(body);
+}
+
+Result<GraphNode*> Graph::add(NodeContent content, const std::vector<GraphNode*>& dependencies) {
+  std::unique_lock lock(mutex_);
   for (GraphNode* dependency : dependencies)
-    if (std::none_of(nodes_.begin(), nodes_.end(), [dependency](const auto& own) { return own.get() == dependency; }))
+    if (std::none_of(nodes_.begin(), nodes_.end(), [dependency](const auto& own) { return own.get() == dependency; })) {
+      lock.unlock();
+      for (Graph* body : content.bodies) destroy_graph(body);  // the node would have owned them
       return make_error(ErrorCode::InvalidValue, "a dependency that is not a node of this graph");
-  auto node = std::make_unique<GraphNode>(*this, kind, std::move(run));
+    }
+  auto node = std::make_unique<GraphNode>(*this, std::move(content));
   for (GraphNode* dependency : dependencies)
     if (std::find(node->dependencies_.begin(), node->dependencies_.end(), dependency) == node->dependencies_.end())
       node->dependencies_.push_back(dependency);
@@ -72,7 +91,13 @@ void Graph::copy_into(Graph& copy) const {
   std::scoped_lock lock(mutex_, copy.mutex_);
   std::unordered_map<const GraphNode*, GraphNode*> copies;
   for (const auto& node : nodes_) {
-    copy.nodes_.push_back(std::make_unique<GraphNode>(copy, node->kind(), node->run()));
+    NodeContent content = node->content();
+    for (Graph*& body : content.bodies) {
+      Graph* body_copy = create_graph();
+      body->copy_into(*body_copy);
+      body = body_copy;
+    }
+    copy.nodes_.push_back(std::make_unique<GraphNode>(copy, std::move(content)));
     copies[node.get()] = copy.nodes_.back().get();
   }
   // Dependencies may name nodes made later (cudaGraphAddDependencies), hence a second pass.
@@ -80,7 +105,58 @@ void Graph::copy_into(Graph& copy) const {
     for (GraphNode* dependency : node->dependencies_) copies[node.get()]->dependencies_.push_back(copies[dependency]);
 }
 
-Result<std::unique_ptr<GraphExec>> GraphExec::instantiate(const Graph& graph) {
+namespace {
+
+// The handles of the conditional nodes of `graph` and of its bodies, at any depth.
+void collect_conditional_handles(const Graph& graph, std::vector<uint64_t>& handles) {
+  for (const GraphNode* node : graph.nodes()) {
+    const NodeContent& content = node->content();
+    if (content.condition &&
+        std::find(handles.begin(), handles.end(), content.condition->handle) == handles.end())
+      handles.push_back(content.condition->handle);
+    for (const Graph* body : content.bodies) collect_conditional_handles(*body, handles);
+  }
+}
+
+}  // namespace
+
+void GraphExec::run_steps(const std::vector<Step>& steps) {
+  for (const Step& step : steps) run_command(step.kind, step.run);
+}
+
+Result<GraphExec::Step> GraphExec::step_of(const GraphNode& node) {
+  const NodeContent& content = node.content();
+  if (content.bodies.empty()) return Step{content.kind, content.run};
+  std::vector<Steps> bodies;
+  for (const Graph* body : content.bodies) {
+    auto steps = order_steps(*body, nullptr);
+    if (!steps) return steps.error();
+    bodies.push_back(std::move(*steps));
+  }
+  if (!content.condition)  // a child graph: its nodes run in place
+    return Step{content.kind, [steps = bodies[0]] { run_steps(*steps); }};
+  return Step{content.kind, [condition = *content.condition, bodies = std::move(bodies)] {
+                auto value = [&] { return exec::graph_conditional_value(condition.handle).value_or(0); };
+                switch (condition.type) {
+                  case ConditionType::If:
+                    if (value() != 0)
+                      run_steps(*bodies[0]);
+                    else if (bodies.size() > 1)
+                      run_steps(*bodies[1]);
+                    break;
+                  case ConditionType::While:
+                    // A broken device runs no kernel that could end the loop.
+                    while (value() != 0 && !sticky_error()) run_steps(*bodies[0]);
+                    break;
+                  case ConditionType::Switch:
+                    if (const uint32_t chosen = value(); chosen < bodies.size()) run_steps(*bodies[chosen]);
+                    break;
+                }
+              }};
+}
+
+Result<GraphExec::Steps> GraphExec::order_steps(const Graph& graph, std::vector<size_t>* step_of_node,
+                                                std::vector<GraphMemoryEvent>* memory) {
   const std::vector<GraphNode*> nodes = graph.nodes();
   std::unordered_map<const GraphNode*, size_t> waiting;  // dependencies not yet placed
   std::unordered_map<const GraphNode*, std::vector<GraphNode*>> dependents;
@@ -90,24 +166,39 @@ Result<std::unique_ptr<GraphExec>> GraphExec::instantiate(const Graph& graph) {
     for (GraphNode* dependency : node->dependencies()) dependents[dependency].push_back(node);
     if (node->dependencies().empty()) ready.push_back(node);
   }
-  auto exec = std::make_unique<GraphExec>();
   auto steps = std::make_shared<std::vector<Step>>();
-  std::unordered_map<const GraphNode*, size_t> step_of;
+  std::unordered_map<const GraphNode*, size_t> step_index;
   // Kahn's algorithm, taking ready nodes in creation order (a stable, readable schedule).
   for (size_t next = 0; next < ready.size(); ++next) {
     GraphNode* node = ready[next];
-    step_of[node] = steps->size();
-    steps->push_back(Step{node->kind(), node->run()});
+    step_index[node] = steps->size();
+    auto step = step_of(*node);
+    if (!step) return step.error();
+    steps->push_back(std::move(*step));
+    const NodeContent& content = node->content();
+    if (memory && content.allocation)
+      memory->push_back(GraphMemoryEvent{content.allocation, content.kind == CommandKind::MemAlloc});
+    if (memory && content.kind == CommandKind::Graph)  // a child graph's memory nodes run in place
+      for (const Graph* body : content.bodies)
+        if (auto ordered = order_steps(*body, nullptr, memory); !ordered) return ordered.error();
     for (GraphNode* dependent : dependents[node])
       if (--waiting[dependent] == 0) ready.push_back(dependent);
   }
   if (steps->size() != nodes.size()) return make_error(ErrorCode::InvalidValue, "the graph has a cycle");
-  exec->steps_ = std::move(steps);
-  for (GraphNode* node : nodes) {
-    exec->step_of_node_.push_back(step_of[node]);
-    exec->source_nodes_.push_back(node);
-  }
+  if (step_of_node)
+    for (GraphNode* node : nodes) step_of_node->push_back(step_index[node]);
+  return Steps(std::move(steps));
+}
+
+Result<std::unique_ptr<GraphExec>> GraphExec::instantiate(const Graph& graph) {
+  auto exec = std::make_unique<GraphExec>();
+  auto steps = order_steps(graph, &exec->step_of_node_, &exec->memory_events_);
+  if (!steps) return steps.error();
+  exec->steps_ = std::move(*steps);
+  const std::vector<GraphNode*> nodes = graph.nodes();
+  exec->source_nodes_.assign(nodes.begin(), nodes.end());
   exec->shape_ = shape_of(nodes);
+  collect_conditional_handles(graph, exec->conditional_handles_);
   return exec;
 }
 
@@ -140,16 +231,26 @@ Result<void> GraphExec::update_from(const Graph& graph) {
   if (shape_of(nodes) != shape_)
     return make_error(ErrorCode::GraphExecUpdateFailure, "the graph's nodes or edges differ from the instantiated graph's");
   auto steps = std::make_shared<std::vector<Step>>(*steps_);
-  for (size_t i = 0; i < nodes.size(); ++i) (*steps)[step_of_node_[i]].run = nodes[i]->run();
+  for (size_t i = 0; i < nodes.size(); ++i) {
+    auto step = step_of(*nodes[i]);
+    if (!step) return step.error();
+    (*steps)[step_of_node_[i]] = std::move(*step);
+  }
   steps_ = std::move(steps);
   return {};
 }
 
-Command GraphExec::launch_command() const {
+Command GraphExec::launch_command(uint64_t stream_id) const {
   Command command;
   command.kind = CommandKind::Graph;
-  command.run = [steps = steps_] {
-    for (const Step& step : *steps) run_command(step.kind, step.run);
+  if (!memory_events_.empty()) back_graph_launch(memory_events_, stream_id, command.done);
+  const uint64_t exec_handle = reinterpret_cast<uintptr_t>(this);  // the cudaGraphExec_t
+  command.run = [steps = steps_, handles = conditional_handles_, exec_handle] {
+    // cudaGraphCondAssignDefault: each launch starts from the handle's default value.
+    for (uint64_t handle : handles) exec::reset_graph_conditional(handle);
+    const uint64_t outer = std::exchange(running_graph_exec_handle, exec_handle);
+    run_steps(*steps);
+    running_graph_exec_handle = outer;
   };
   return command;
 }

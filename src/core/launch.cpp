@@ -11,7 +11,9 @@
 #include <string_view>
 #include <vector>
 
+#include "core/cluster_launch.h"
 #include "core/device.h"
+#include "core/graph.h"
 #include "core/occupancy.h"
 #include "core/sticky_error.h"
 #include "core/stream_engine.h"
@@ -66,8 +68,13 @@ PreparedLaunch::PreparedLaunch(const jit::KernelInfo& info, std::string kernel_n
 
 void PreparedLaunch::run() const {
   exec::GridExecutor& executor = exec::GridExecutor::instance();
-  auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape_, params_.data())
-                          : executor.run_grid(info_, shape_, params_.data());
+  // The priority is the stream's that runs the launch now: a graph's kernels take the
+  // priority of the stream the graph is launched into.
+  exec::LaunchShape shape = shape_;
+  shape.priority = running_stream_priority();
+  shape.graph_exec = running_graph_exec();
+  auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape, params_.data())
+                          : executor.run_grid(info_, shape, params_.data());
   if (!ran) {
     // A fault inside the kernel: the context is broken from now on, as on the GPU, and
     // the next synchronising call reports it (kernel faults are asynchronous).
@@ -82,6 +89,8 @@ Result<std::shared_ptr<const PreparedLaunch>> prepare_launch(const Kernel& kerne
   auto info = modules().load_kernel(kernel);
   if (!info) return info.error();
   if (auto checked = check_shape(**info, kernel, request); !checked) return checked.error();
+  auto cluster = resolve_cluster_dims(**info, kernel, request);
+  if (!cluster) return cluster.error();
   if (request.cooperative) {
     // As many blocks as the device holds at once, no more (what the GPU allows).
     const uint64_t resident =
@@ -98,6 +107,7 @@ Result<std::shared_ptr<const PreparedLaunch>> prepare_launch(const Kernel& kerne
   // The PTX parameter buffer: each argument copied to its slot now, so that the caller
   // may change its arguments as soon as the launch returns.
   auto launch = std::make_shared<PreparedLaunch>(**info, kernel.device_name, request);
+  launch->set_cluster(*cluster, request.explicit_cluster || required_cluster_dims(**info, kernel).count() != 0);
   for (size_t i = 0; i < (*info)->params.size(); ++i) {
     const jit::ParamSlot& slot = (*info)->params[i];
     if (!request.args || !request.args[i])

@@ -21,6 +21,9 @@ struct LaunchRequest {
   size_t dynamic_shared_bytes = 0;
   void** args = nullptr;  // one pointer per kernel parameter, as cudaLaunchKernel takes them
   bool cooperative = false;  // cudaLaunchCooperativeKernel: all blocks resident at once
+  // cudaLaunchAttributeClusterDimension, when given (cluster_launch.h checks it).
+  exec::Dim3 cluster{};
+  bool explicit_cluster = false;
 };
 
 // A launch that passed every check, with its own copy of the parameter buffer: it can
@@ -29,6 +32,12 @@ class PreparedLaunch {
  public:
   PreparedLaunch(const jit::KernelInfo& info, std::string kernel_name, const LaunchRequest& request);
   uint8_t* params() { return reinterpret_cast<uint8_t*>(params_.data()); }
+  // The cluster shape resolve_cluster_dims chose; `explicit_cluster`: the launch or the
+  // kernel named it (the executor then takes this shape as it is).
+  void set_cluster(const exec::Dim3& dims, bool explicit_cluster) {
+    shape_.cluster = dims;
+    shape_.explicit_cluster = explicit_cluster;
+  }
   // Runs the grid to completion; an error while it runs becomes the device's sticky error.
   void run() const;
 

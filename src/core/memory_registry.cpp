@@ -19,9 +19,9 @@ MemoryRegistry& memory() {
 Result<void*> MemoryRegistry::allocate(size_t size, MemoryKind kind, int device, unsigned flags) {
   // aligned_alloc needs a multiple of the alignment; a zero-byte request still gets a
   // distinct, freeable block as on the GPU.
-  size_t rounded = (size + kAlignment - 1) / kAlignment * kAlignment;
+  size_t rounded = (size + kBaseAlignment - 1) / kBaseAlignment * kBaseAlignment;
   if (rounded < size) return make_error(ErrorCode::MemoryAllocation, "allocation size overflows");
-  void* block = std::aligned_alloc(kAlignment, rounded == 0 ? kAlignment : rounded);
+  void* block = std::aligned_alloc(kBaseAlignment, rounded == 0 ? kBaseAlignment : rounded);
   if (!block) return make_error(ErrorCode::MemoryAllocation, fmt::format("cannot allocate {} bytes", size));
   std::lock_guard lock(mutex_);
   allocations_[reinterpret_cast<uintptr_t>(block)] =

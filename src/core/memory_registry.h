@@ -29,6 +29,9 @@ class MemoryRegistry {
  public:
   // cudaMalloc's alignment: every allocation starts on a 256-byte boundary.
   static constexpr size_t kAlignment = 256;
+  // Where allocations really start: on the device's textureAlignment (512), as an H100's
+  // do, so that a texture can be made over any allocation (cudaCreateTextureObject checks it).
+  static constexpr size_t kBaseAlignment = 512;
 
   Result<void*> allocate(size_t size, MemoryKind kind, int device = 0, unsigned flags = 0);
   // Frees an allocation made by allocate() with one of the given kinds; anything else

@@ -5,6 +5,7 @@
 #include <fmt/format.h>
 
 #include <chrono>
+#include <optional>
 #include <cstdio>
 #include <cstring>
 
@@ -25,6 +26,27 @@ ModuleRegistry& modules() {
   return *registry;
 }
 
+namespace {
+
+// Device-side cudaDeviceSynchronize (the guide's Appendix D ABI, nvcc's
+// -DCUDA_FORCE_CDP1_IF_SUPPORTED for sm < 90) does not run on compute capability 9.0 and
+// later: an H100 refuses to load such a module, and every launch of its kernels returns
+// cudaErrorUnsupportedDevSideSync (not sticky). Older emulated devices run it.
+std::optional<Error> refuse_device_side_sync(const ptx::Module& module) {
+  if (device_arch() < 90) return std::nullopt;
+  for (const ptx::Function& function : module.functions) {
+    if (function.is_extern && function.name == "cudaDeviceSynchronize")
+      return Error{ErrorCode::UnsupportedDevSideSync,
+                   fmt::format("the provided PTX contains unsupported call to cudaDeviceSynchronize (device-side "
+                               "synchronisation does not run on compute capability {}.{}, as on the GPU; "
+                               "CUCPU_DEVICE=sm_80 emulates a device that runs it)",
+                               device_arch() / 10, device_arch() % 10)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
 Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto started = std::chrono::steady_clock::now();
   auto texts = fatbin::select_wrapper_ptx(wrapper_, device_arch());
@@ -40,6 +62,7 @@ Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   }
   auto module = ptx::link_modules(std::move(units));
   if (!module) return module.error();
+  if (auto refused = refuse_device_side_sync(*module)) return *refused;
   auto parsed = std::chrono::steady_clock::now();
   jit::CompileOptions options;
   options.runtime = exec::GridExecutor::runtime_symbols();

@@ -29,6 +29,12 @@ struct Kernel {
   int max_dynamic_shared_bytes = -1;
   int preferred_shared_carveout = -1;
   int cache_config = 0;  // cudaFuncSetCacheConfig (cudaFuncCache): the occupancy rules read it
+  // Thread block clusters (cudaFuncSetAttribute): a required shape (0s: none), whether a
+  // launch must name one, whether more than 8 blocks may form one, the scheduling policy.
+  uint32_t required_cluster[3] = {0, 0, 0};
+  bool cluster_dim_must_be_set = false;
+  bool non_portable_cluster_size_allowed = false;
+  int cluster_scheduling_policy = 0;
 };
 
 // A __device__/__constant__/__managed__ variable as the host knows it.

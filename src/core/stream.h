@@ -3,11 +3,13 @@
 // the cross-stream rules.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <thread>
 #include <vector>
 
 #include "core/completion.h"
@@ -19,7 +21,9 @@ namespace cucpu::core {
 enum class CommandKind {
   Kernel, Copy, Set, HostFunction, EventRecord, EventWait,
   Empty,  // a graph node that only orders others
-  Graph,  // a graph launch: runs each node under the rules of the node's own kind
+  Graph,  // a graph launch or child graph node: runs each node under the rules of its own kind
+  MemAlloc, MemFree,  // graph memory nodes (core/graph_memory.h)
+  Conditional,        // a graph's conditional node: runs its bodies as the handle's value says
 };
 
 // One unit of stream work. `run` must be callable more than once (a captured graph runs
@@ -47,10 +51,18 @@ class GraphNode;
 // Stream capture (CUDA Programming Guide "Creating a Graph Using Stream Capture"): while a
 // stream captures, its commands become nodes of the session's graph instead of running.
 // Streams that wait on an event recorded in the capture join the same session.
+// cudaStreamCaptureMode: which calls a capture forbids ("potentially unsafe" ones: they
+// may synchronise with the capturing work), on which threads.
+enum class CaptureMode { Global, ThreadLocal, Relaxed };
+
 struct CaptureSession {
   Graph* graph = nullptr;
   const void* origin = nullptr;  // the stream cudaStreamBeginCapture was called on
   uint64_t id = 0;
+  CaptureMode mode = CaptureMode::Global;
+  std::thread::id thread;        // the thread that began it
+  bool into_existing_graph = false;  // cudaStreamBeginCaptureToGraph
+  std::atomic<bool> invalidated{false};  // set under the engine's mutex: an unsafe call broke it
 };
 
 // Where a capture stands on one stream (or in an event recorded there): the session and

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <utility>
 #include <system_error>
 #include <thread>
 
@@ -21,6 +22,8 @@ namespace {
 
 thread_local bool running_host_function = false;
 thread_local bool is_stream_thread = false;  // a stream's runtime thread (run_stream)
+thread_local int stream_thread_priority = kLeastStreamPriority;  // that stream's priority
+thread_local CaptureMode thread_capture_mode = CaptureMode::Global;  // cudaThreadExchangeStreamCaptureMode
 
 // The calling host thread's default stream, handed back (its work still finishes) when
 // the thread ends.
@@ -54,6 +57,10 @@ void run_command(CommandKind kind, const std::function<void()>& run) {
 }
 
 bool in_host_function() { return running_host_function; }
+
+int running_stream_priority() { return stream_thread_priority; }
+
+CaptureMode exchange_thread_capture_mode(CaptureMode mode) { return std::exchange(thread_capture_mode, mode); }
 
 StreamEngine& StreamEngine::instance() {
   static StreamEngine* engine = [] {
@@ -128,6 +135,8 @@ std::vector<CompletionRef> StreamEngine::pending_before_locked(Stream& stream) c
 Result<CompletionRef> StreamEngine::enqueue(Stream& stream, Command command) {
   std::lock_guard lock(mutex_);
   if (stream.capture_.session) {
+    if (stream.capture_.session->invalidated)
+      return make_error(ErrorCode::StreamCaptureInvalidated, "the stream's capture was invalidated");
     // Captured, not run: the command becomes the next node of the session's graph. Its
     // `after` (work outside the capture) is done or ordered by the time a graph launches.
     auto node = stream.capture_.session->graph->add(command.kind, std::move(command.run), stream.capture_.tips);
@@ -161,6 +170,7 @@ Result<CompletionRef> StreamEngine::enqueue(Stream& stream, Command command) {
 
 void StreamEngine::run_stream(Stream& stream) {
   is_stream_thread = true;
+  stream_thread_priority = stream.priority();
   log::debug(log::Category::Core, "stream {}: runtime thread started", stream.id());
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -180,25 +190,72 @@ void StreamEngine::run_stream(Stream& stream) {
   if (stream.destroyed_) free_locked(stream);
 }
 
-Result<void> StreamEngine::begin_capture(Stream& stream, Graph& graph) {
+Result<void> StreamEngine::begin_capture(Stream& stream, Graph& graph, CaptureMode mode, std::vector<GraphNode*> tips,
+                                         bool into_existing_graph) {
   std::lock_guard lock(mutex_);
   if (stream.kind() == StreamKind::Legacy)
     return make_error(ErrorCode::StreamCaptureUnsupported, "the legacy default stream cannot be captured");
   if (stream.capture_.session) return make_error(ErrorCode::IllegalState, "the stream is capturing already");
-  stream.capture_.session = std::make_shared<CaptureSession>(CaptureSession{&graph, &stream, next_capture_id_++});
-  stream.capture_.tips.clear();
+  auto session = std::make_shared<CaptureSession>();
+  session->graph = &graph;
+  session->origin = &stream;
+  session->id = next_capture_id_++;
+  session->mode = mode;
+  session->thread = std::this_thread::get_id();
+  session->into_existing_graph = into_existing_graph;
+  stream.capture_.session = std::move(session);
+  stream.capture_.tips = std::move(tips);
   return {};
 }
 
-Result<Graph*> StreamEngine::end_capture(Stream& stream) {
+Result<std::shared_ptr<CaptureSession>> StreamEngine::end_capture(Stream& stream) {
   std::lock_guard lock(mutex_);
   std::shared_ptr<CaptureSession> session = stream.capture_.session;
   if (!session) return make_error(ErrorCode::IllegalState, "the stream is not capturing");
   if (session->origin != &stream)
     return make_error(ErrorCode::StreamCaptureUnmatched, "the capture began on another stream");
+  if (session->mode != CaptureMode::Relaxed && session->thread != std::this_thread::get_id())
+    return make_error(ErrorCode::StreamCaptureWrongThread, "the capture began on another host thread");
   for (Stream* other : streams_)
     if (other->capture_.session == session) other->capture_ = CaptureMark{};
-  return session->graph;
+  if (session->invalidated)
+    return make_error(ErrorCode::StreamCaptureInvalidated, "an unsafe call during the capture invalidated it");
+  return session;
+}
+
+Result<void> StreamEngine::update_capture_tips(Stream& stream, const std::vector<GraphNode*>& nodes, bool replace) {
+  std::lock_guard lock(mutex_);
+  if (!stream.capture_.session) return make_error(ErrorCode::IllegalState, "the stream is not capturing");
+  if (stream.capture_.session->invalidated)
+    return make_error(ErrorCode::StreamCaptureInvalidated, "the stream's capture was invalidated");
+  for (GraphNode* node : nodes)
+    if (!stream.capture_.session->graph->contains(node))
+      return make_error(ErrorCode::InvalidValue, "a dependency that is not a node of the capture's graph");
+  if (replace) stream.capture_.tips.clear();
+  for (GraphNode* node : nodes)
+    if (std::find(stream.capture_.tips.begin(), stream.capture_.tips.end(), node) == stream.capture_.tips.end())
+      stream.capture_.tips.push_back(node);
+  return {};
+}
+
+Result<void> StreamEngine::check_unsafe_call(const char* function) {
+  if (thread_capture_mode == CaptureMode::Relaxed) return {};
+  const std::thread::id me = std::this_thread::get_id();
+  std::lock_guard lock(mutex_);
+  std::shared_ptr<CaptureSession> forbidding;
+  for (const Stream* stream : streams_) {
+    const std::shared_ptr<CaptureSession>& session = stream->capture_.session;
+    if (!session || session->invalidated) continue;
+    // The thread's own non-relaxed captures forbid it; in Global mode, so do other
+    // threads' global captures (CUDA Runtime API, cudaStreamCaptureMode).
+    const bool own = session->thread == me && session->mode != CaptureMode::Relaxed;
+    const bool others = thread_capture_mode == CaptureMode::Global && session->mode == CaptureMode::Global;
+    if (own || others) forbidding = session;
+  }
+  if (!forbidding) return {};
+  forbidding->invalidated = true;
+  return make_error(ErrorCode::StreamCaptureUnsupported,
+                    fmt::format("{} is not permitted while a stream is capturing (capture mode)", function));
 }
 
 CaptureMark StreamEngine::capture_of(Stream& stream) {

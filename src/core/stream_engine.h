@@ -47,12 +47,23 @@ class StreamEngine {
   // (cudaDeviceSynchronize).
   void synchronize_all();
 
-  // Stream capture (CaptureSession in stream.h). Capturing a stream makes a new graph;
-  // the legacy stream cannot capture (StreamCaptureUnsupported), nor a capturing stream
-  // begin again (IllegalState).
-  Result<void> begin_capture(Stream& stream, Graph& graph);
-  // Ends the session `stream` began (on every stream that joined it) and returns its graph.
-  Result<Graph*> end_capture(Stream& stream);
+  // Stream capture (CaptureSession in stream.h). Capturing a stream makes a new graph
+  // (or adds to `graph`, after `tips`: cudaStreamBeginCaptureToGraph); the legacy stream
+  // cannot capture (StreamCaptureUnsupported), nor a capturing stream begin again (IllegalState).
+  Result<void> begin_capture(Stream& stream, Graph& graph, CaptureMode mode = CaptureMode::Global,
+                             std::vector<GraphNode*> tips = {},
+                             bool into_existing_graph = false);
+  // Ends the session `stream` began (on every stream that joined it) and returns it; a
+  // session an unsafe call invalidated ends too, with StreamCaptureInvalidated.
+  Result<std::shared_ptr<CaptureSession>> end_capture(Stream& stream);
+  // cudaStreamUpdateCaptureDependencies: the next captured node depends on `nodes`
+  // instead of (replace) or besides the current ones.
+  Result<void> update_capture_tips(Stream& stream, const std::vector<GraphNode*>& nodes, bool replace);
+  // Before a potentially unsafe call (one that may synchronise with captured work, such
+  // as cudaMalloc): StreamCaptureUnsupported where a capture forbids it for the calling
+  // thread's mode (cudaStreamCaptureModeGlobal / ThreadLocal), and that capture is
+  // invalidated, as CUDA does.
+  Result<void> check_unsafe_call(const char* function);
   // The stream's capture state; its session is null when the stream does not capture.
   CaptureMark capture_of(Stream& stream);
   bool is_capturing(Stream& stream) { return capture_of(stream).session != nullptr; }
@@ -81,8 +92,16 @@ class StreamEngine {
 // copies and sets; host functions run marked as such (for graph launches, node by node).
 void run_command(CommandKind kind, const std::function<void()>& run);
 
+// cudaThreadExchangeStreamCaptureMode: the calling thread's mode for unsafe calls
+// (Global by default); returns the previous one.
+CaptureMode exchange_thread_capture_mode(CaptureMode mode);
+
 // Whether the calling thread is running a host function of a stream (cudaLaunchHostFunc,
 // cudaStreamAddCallback): CUDA calls from there are not permitted.
 bool in_host_function();
+
+// The priority of the stream whose commands the calling thread runs (0, the least urgent,
+// on any other thread): kernels pass it to the executor as a scheduling hint.
+int running_stream_priority();
 
 }  // namespace cucpu::core

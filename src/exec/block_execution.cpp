@@ -25,18 +25,41 @@ void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, u
   context.nctaid[2] = grid.z;
   context.laneid = linear_tid % kWarpSize;
   context.warpid = linear_tid / kWarpSize;
-  context.nwarpid = (setup.thread_count() + kWarpSize - 1) / kWarpSize;
+  // %nwarpid: warp slots of a multiprocessor, which %warpid ranges below; an H100 reads 64
+  // (compute capability 7.5 devices have 32, 8.6/8.9 48: not modelled per profile).
+  context.nwarpid = 64;
   context.smid = setup.worker_index;
   context.nsmid = setup.worker_count;
   context.dynamic_smem_size = setup.shape->dynamic_shared_bytes;
   // %total_smem_size: the block's static and dynamic shared memory in the 128-byte units the
   // H100 allocates (it reads 128 for 40 bytes, 5120 for 5040), the reserved part not counted.
   context.total_smem_size = (setup.shared_bytes + 127) / 128 * 128;
-  context.reserved = 0;
+  context.param_bytes = setup.kernel->param_bytes;
   context.shared_base = setup.shared_base;
   context.params = static_cast<const uint8_t*>(setup.params);
   context.executor = executor;
   context.grid_workspace = setup.grid_workspace;
+  // Cluster registers (PTX ISA 10.x): the block's place in its cluster, the cluster's in the grid.
+  const Dim3& cluster = setup.cluster_dims;
+  const uint32_t position[3] = {setup.block_index.x, setup.block_index.y, setup.block_index.z};
+  const uint32_t shape[3] = {cluster.x, cluster.y, cluster.z};
+  const uint32_t blocks[3] = {grid.x, grid.y, grid.z};
+  for (int i = 0; i < 3; ++i) {
+    context.cluster_ctaid[i] = position[i] % shape[i];
+    context.cluster_nctaid[i] = shape[i];
+    context.clusterid[i] = position[i] / shape[i];
+    context.nclusterid[i] = blocks[i] / shape[i];
+  }
+  context.cluster_ctarank =
+      context.cluster_ctaid[0] + shape[0] * (context.cluster_ctaid[1] + shape[1] * context.cluster_ctaid[2]);
+  context.cluster_nctarank = static_cast<uint32_t>(cluster.count());
+  context.is_explicit_cluster = setup.explicit_cluster ? 1 : 0;
+  context.shared_stride = setup.shared_stride != 0 ? setup.shared_stride : shared_span(setup.shared_bytes);
+  context.cluster = setup.cluster;
+  context.gridid = setup.shape->gridid;
+  context.graph_exec = setup.shape->graph_exec;
+  context.exited = 0;
+  context.aggr_smem_size = jit::kReservedSharedBytes + setup.shared_bytes;
 }
 
 std::string describe_block(const Dim3& block_index) {

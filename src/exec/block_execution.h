@@ -20,6 +20,8 @@ namespace cucpu::exec {
 constexpr uint32_t kWarpSize = 32;
 constexpr uint32_t kBarrierCount = 16;  // bar.sync ids 0..15 (PTX ISA 9.7.13.1)
 
+class ClusterRun;
+
 // One block of a grid, as a strategy needs it to start the block's threads.
 struct BlockSetup {
   const jit::KernelInfo* kernel = nullptr;
@@ -32,6 +34,14 @@ struct BlockSetup {
   uint32_t worker_index = 0;    // smid
   uint32_t worker_count = 0;    // nsmid
   uint64_t grid_workspace = 0;  // %envreg1:%envreg2 (cooperative launches)
+  // Thread block clusters (cluster_runner.h): the cluster's shape (1x1x1 without one, each
+  // block its own cluster), where the next rank's shared memory starts (0: shared_span of
+  // shared_bytes), and the cluster the block runs in (null for a lone block).
+  Dim3 cluster_dims{};
+  bool explicit_cluster = false;
+  uint32_t shared_stride = 0;
+  uint32_t cluster_rank = 0;    // %cluster_ctarank
+  ClusterRun* cluster = nullptr;
   uint32_t thread_count() const { return static_cast<uint32_t>(shape->block.count()); }
 };
 
@@ -70,6 +80,7 @@ struct BarrierVote {
 
 class BlockExecution;
 class BlockLaunchScope;
+class BlockLaunches;
 
 // A fault of a kernel thread (SIGSEGV, SIGBUS), as the signal handler records it
 // (kernel_faults.cpp): plain data, written in signal context.
@@ -123,6 +134,10 @@ class BlockExecution {
   // strategy drops the thread's fiber; the sequential one jumps back to its loop. Either
   // way the rest of the block is not run: report_error first, and the grid drains.
   [[noreturn]] virtual void abandon_thread(ThreadExecution& self) = 0;
+
+  // cudaDeviceSynchronize in device code: parks the calling thread until `launches` (its
+  // block's) are complete. Only the fiber strategy can wait; false where the block cannot.
+  virtual bool wait_for_launches(ThreadExecution& /*self*/, BlockLaunches& /*launches*/) { return false; }
 
   // activemask: the lanes of the caller's warp at the same call site now. The sequential
   // strategy runs one lane at a time: only the caller's.

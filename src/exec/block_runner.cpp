@@ -4,18 +4,60 @@
 // after another, each a plain call on the worker's stack; the others run as fibers
 // (fiber_scheduler.cpp). CUCPU_BLOCK_STRATEGY=fibers runs everything as fibers, so the
 // fast path can always be checked against the simple one.
+//
+// A fiber block may be suspended (its threads wait for the grids they launched): it keeps
+// its ResumableBlock, and the worker takes a spare one or makes a new one for its next
+// block. A resumed block that ends hands its ResumableBlock to the worker that ran it, or
+// to the spares when that worker has one already.
 #include "exec/block_runner.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <mutex>
 #include <new>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "exec/device_limits.h"
-#include "exec/device_runtime.h"
 
 namespace cucpu::exec {
+namespace {
+
+// ResumableBlocks no worker holds, shared by all workers. A few are kept for the next
+// suspension; more would only hold shared-memory reservations and stacks.
+class SpareBlocks {
+ public:
+  std::unique_ptr<ResumableBlock> take(std::size_t stack_bytes) {
+    {
+      std::lock_guard guard(mutex_);
+      if (!spares_.empty()) {
+        std::unique_ptr<ResumableBlock> block = std::move(spares_.back());
+        spares_.pop_back();
+        return block;
+      }
+    }
+    return std::unique_ptr<ResumableBlock>(new (std::nothrow) ResumableBlock(stack_bytes));  // null: no memory
+  }
+  void give_back(std::unique_ptr<ResumableBlock> block) {
+    constexpr std::size_t kKept = 16;
+    std::lock_guard guard(mutex_);
+    if (spares_.size() < kKept) spares_.push_back(std::move(block));
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<ResumableBlock>> spares_;
+};
+
+SpareBlocks& spare_blocks() {
+  static auto* spares = new SpareBlocks;  // immortal, as the worker pool that uses it
+  return *spares;
+}
+
+}  // namespace
+
 std::size_t fiber_stack_bytes(const ExecSettings& settings, const jit::KernelInfo& kernel) {
   return std::max(settings.fiber_stack_bytes, thread_stack_bytes()) + kernel.local_bytes;
 }
@@ -43,7 +85,7 @@ void SequentialBlock::run_threads(const BlockSetup& setup) {
   const jit::KernelEntry entry = setup.kernel->entry;
   const Dim3& block = setup.shape->block;
   uint32_t linear_tid = 0;
-  running_kernel_thread = {&execution, stack_low_};
+  running_kernel_thread = {&execution, stack_low_, stack_high_};
   for (uint32_t z = 0; z < block.z; ++z) {
     for (uint32_t y = 0; y < block.y; ++y) {
       for (uint32_t x = 0; x < block.x; ++x, ++linear_tid) {
@@ -53,6 +95,7 @@ void SequentialBlock::run_threads(const BlockSetup& setup) {
         context.laneid = linear_tid % kWarpSize;
         context.warpid = linear_tid / kWarpSize;
         execution.linear_tid = linear_tid;
+        context.exited = 0;  // the last thread may have ended by exit inside a .func
         entry(&context);
       }
     }
@@ -91,43 +134,70 @@ BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const Exe
     : worker_index_(worker_index),
       worker_count_(worker_count),
       settings_(settings),
-      stacks_(settings.fiber_stack_bytes),
-      sequential_(current_stack_low()),
-      fibers_(stacks_) {}
+      sequential_(current_stack_low(), current_stack_high()),
+      block_(spare_blocks().take(settings.fiber_stack_bytes)) {}
 
 BlockRunner::~BlockRunner() = default;
 
-Result<void> BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index) {
-  BlockSetup setup;
+BlockRun BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index) {
+  if (!block_) block_ = spare_blocks().take(settings_.fiber_stack_bytes);
+  if (!block_)
+    return BlockRun{
+        make_error(ErrorCode::MemoryAllocation, fmt::format("{}: no memory to run it", describe_block(block_index))),
+        nullptr};
+  ResumableBlock& block = *block_;
+  block.grid = &grid;
+  BlockSetup& setup = block.setup;
+  setup = BlockSetup{};
   setup.kernel = grid.kernel;
   setup.shape = &grid.shape;
   setup.params = grid.params;
   setup.block_index = block_index;
   setup.shared_bytes = grid.shared_bytes;
-  setup.shared_base = shared_.place(grid.shared_bytes);
-  setup.shared_window = &shared_;
+  setup.shared_base = block.shared.place(grid.shared_bytes);
+  setup.shared_window = &block.shared;
   setup.worker_index = worker_index_;
   setup.worker_count = worker_count_;
   setup.grid_workspace = grid.grid_workspace;
   if (!setup.shared_base)
-    return make_error(ErrorCode::MemoryAllocation,
-                      fmt::format("{}: no memory for {} bytes of shared memory", describe_block(block_index),
-                                  grid.shared_bytes));
+    return BlockRun{make_error(ErrorCode::MemoryAllocation,
+                               fmt::format("{}: no memory for {} bytes of shared memory", describe_block(block_index),
+                                           grid.shared_bytes)),
+                    nullptr};
 
-  BlockExecution* strategy = &fibers_;
-  if (!grid.kernel->uses_barriers && settings_.strategy == BlockStrategyChoice::Auto) {
-    strategy = &sequential_;
-  } else {
-    stacks_.require_stack_bytes(fiber_stack_bytes(settings_, *grid.kernel));
-  }
   // The device runtime of the block's threads (dynamic parallelism): the scope ends with
   // the block; the grids it launched go on in the launch tree.
-  std::optional<BlockLaunchScope> scope;
-  if (grid.tree) scope.emplace(*grid.tree, setup.thread_count());
-  strategy->launch_scope = scope ? &*scope : nullptr;
-  Result<void> result = strategy == &fibers_ ? fibers_.run(setup) : sequential_.run(setup);
-  strategy->launch_scope = nullptr;
-  return result;
+  if (grid.tree) block.scope.emplace(*grid.tree, setup.thread_count());
+  BlockLaunchScope* scope = block.scope ? &*block.scope : nullptr;
+  if (!grid.kernel->uses_barriers && settings_.strategy == BlockStrategyChoice::Auto) {
+    sequential_.launch_scope = scope;
+    Result<void> result = sequential_.run(setup);
+    sequential_.launch_scope = nullptr;
+    block.scope.reset();
+    return BlockRun{std::move(result), nullptr};
+  }
+  block.stacks.require_stack_bytes(fiber_stack_bytes(settings_, *grid.kernel));
+  block.fibers.launch_scope = scope;
+  std::optional<Result<void>> progress = block.fibers.start(setup);
+  return conclude(std::move(block_), std::move(progress));
+}
+
+BlockRun BlockRunner::resume_block(std::unique_ptr<ResumableBlock> block) {
+  std::optional<Result<void>> progress = block->fibers.resume();
+  return conclude(std::move(block), std::move(progress));
+}
+
+BlockRun BlockRunner::conclude(std::unique_ptr<ResumableBlock> block, std::optional<Result<void>> progress) {
+  if (!progress) return BlockRun{{}, std::move(block)};
+  block->fibers.launch_scope = nullptr;
+  block->scope.reset();
+  block->grid = nullptr;
+  if (!block_) {
+    block_ = std::move(block);
+  } else {
+    spare_blocks().give_back(std::move(block));
+  }
+  return BlockRun{std::move(*progress), nullptr};
 }
 
 }  // namespace cucpu::exec

@@ -4,8 +4,10 @@
 #include <csetjmp>
 #include <cstdint>
 #include <memory>
+#include <optional>
 
 #include "exec/block_execution.h"
+#include "exec/device_runtime.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/fiber_stack_pool.h"
 #include "exec/grid.h"
@@ -32,8 +34,10 @@ std::size_t fiber_stack_bytes(const ExecSettings& settings, const jit::KernelInf
 // kernels that never wait for another thread (KernelInfo::uses_barriers == false).
 class SequentialBlock final : public BlockExecution {
  public:
-  // stack_low: where the worker's stack ends, to tell a stack overflow from a bad pointer.
-  explicit SequentialBlock(uintptr_t stack_low = 0) : stack_low_(stack_low) {}
+  // stack_low, stack_high: the worker's stack, to tell a stack overflow from a bad pointer
+  // and local memory from other memory.
+  explicit SequentialBlock(uintptr_t stack_low = 0, uintptr_t stack_high = 0)
+      : stack_low_(stack_low), stack_high_(stack_high) {}
 
   Result<void> run(const BlockSetup& setup);
 
@@ -51,7 +55,30 @@ class SequentialBlock final : public BlockExecution {
 
   const BlockSetup* setup_ = nullptr;
   uintptr_t stack_low_;
+  uintptr_t stack_high_;
   std::jmp_buf abandon_point_;
+};
+
+// One block with everything it owns while it runs: its shared memory, its threads' fibers
+// and their stacks, its setup and device-runtime scope. A worker runs its blocks in one and
+// reuses it; a block suspended while its threads wait for the grids they launched
+// (cudaDeviceSynchronize) keeps it, the worker takes another, and whichever worker is free
+// once those grids are complete resumes the block.
+struct ResumableBlock {
+  explicit ResumableBlock(std::size_t stack_bytes) : stacks(stack_bytes), fibers(stacks) {}
+  SharedWindow shared;
+  FiberStackPool stacks;
+  FiberBlock fibers;
+  BlockSetup setup;
+  std::optional<BlockLaunchScope> scope;
+  const GridLaunch* grid = nullptr;  // the grid it belongs to
+};
+
+// How running (or resuming) a block ended: with its result, or suspended.
+struct BlockRun {
+  Result<void> result;                       // once it ended
+  std::unique_ptr<ResumableBlock> suspended;  // when it has not: resume it once suspended->scope's
+                                              // launches are complete
 };
 
 // The per-worker state that runs blocks: one per worker thread, never shared. Made on the
@@ -63,18 +90,20 @@ class BlockRunner {
   BlockRunner(const BlockRunner&) = delete;
   BlockRunner& operator=(const BlockRunner&) = delete;
 
-  Result<void> run_block(const GridLaunch& grid, const Dim3& block_index);
+  BlockRun run_block(const GridLaunch& grid, const Dim3& block_index);
+  // Goes on with a suspended block (of any worker) on this worker.
+  BlockRun resume_block(std::unique_ptr<ResumableBlock> block);
 
  private:
+  // The block ended (progress) or was suspended (nullopt, it keeps `block`).
+  BlockRun conclude(std::unique_ptr<ResumableBlock> block, std::optional<Result<void>> progress);
 
   uint32_t worker_index_;
   uint32_t worker_count_;
   ExecSettings settings_;
   SignalStack signal_stack_;
-  SharedWindow shared_;  // reused by every block of this worker
-  FiberStackPool stacks_;
   SequentialBlock sequential_;
-  FiberBlock fibers_;
+  std::unique_ptr<ResumableBlock> block_;  // reused by this worker's blocks; null after one was suspended
 };
 
 }  // namespace cucpu::exec

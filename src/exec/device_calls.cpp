@@ -52,6 +52,14 @@ void report_misaligned(jit::ThreadContext* c, const void* address, uint32_t byte
       fmt::format("{}: misaligned address {} for a {}-byte access", describe_thread(*c), address, bytes));
 }
 
+// A call through a null pointer is cudaErrorInvalidPc on an H100 (e2e function_pointer_faults);
+// through other non-code addresses the GPU runs whatever is there (it hung), cucpu faults alike.
+void report_bad_call_target(jit::ThreadContext* c, const void* target) {
+  executing_thread(c).block->report_error(
+      ErrorCode::InvalidPc,
+      fmt::format("{}: call through {}, which is not the address of a device function", describe_thread(*c), target));
+}
+
 // nanosleep's longest sleep (PTX ISA "nanosleep": at most 1 millisecond), and the shortest
 // remainder worth an OS sleep: below it the timer's own slack is longer than the sleep.
 constexpr uint32_t kMaxSleepNanoseconds = 1'000'000;
@@ -84,6 +92,13 @@ extern "C" [[noreturn]] void __cucpu_trap(jit::ThreadContext* context) {
 
 extern "C" [[noreturn]] void __cucpu_misaligned(jit::ThreadContext* context, const void* address, uint32_t bytes) {
   report_misaligned(context, address, bytes);
+  ThreadExecution& self = executing_thread(context);
+  self.block->abandon_thread(self);
+  __builtin_unreachable();
+}
+
+extern "C" [[noreturn]] void __cucpu_bad_call_target(jit::ThreadContext* context, const void* target) {
+  report_bad_call_target(context, target);
   ThreadExecution& self = executing_thread(context);
   self.block->abandon_thread(self);
   __builtin_unreachable();

@@ -1,6 +1,6 @@
 // The runtime functions behind nvcc's device library externs (device_calls.cpp):
 // vprintf, malloc, free, __assertfail, trap and nanosleep, under the names kernel_abi.h
-// gives them.
+// gives them; and the faults generated code raises (misaligned access, bad call target).
 #pragma once
 
 #include <cstdint>
@@ -17,5 +17,6 @@ extern "C" void* __cucpu_malloc(jit::ThreadContext* context, uint64_t bytes);
 extern "C" void __cucpu_free(jit::ThreadContext* context, void* pointer);
 extern "C" void __cucpu_nanosleep(jit::ThreadContext* context, uint32_t nanoseconds);
 extern "C" [[noreturn]] void __cucpu_misaligned(jit::ThreadContext* context, const void* address, uint32_t bytes);
+extern "C" [[noreturn]] void __cucpu_bad_call_target(jit::ThreadContext* context, const void* target);
 
 }  // namespace cucpu::exec

@@ -13,6 +13,7 @@ std::atomic<std::size_t> stack_bytes{kDefaultThreadStackBytes};
 std::atomic<std::size_t> pending_launch_count{kDefaultPendingLaunchCount};
 std::atomic<std::size_t> l2_fetch_granularity{kDefaultL2FetchGranularity};
 std::atomic<std::size_t> persisting_l2_bytes{kDefaultPersistingL2Bytes};
+std::atomic<std::size_t> dev_runtime_sync_depth{kDefaultDevRuntimeSyncDepth};
 
 std::atomic<std::size_t>& kept(KeptLimit limit) {
   switch (limit) {
@@ -20,6 +21,8 @@ std::atomic<std::size_t>& kept(KeptLimit limit) {
       return pending_launch_count;
     case KeptLimit::L2FetchGranularity:
       return l2_fetch_granularity;
+    case KeptLimit::DevRuntimeSyncDepth:
+      return dev_runtime_sync_depth;
     default:
       return persisting_l2_bytes;
   }
@@ -59,6 +62,7 @@ void reset_device_limits() {
   set_kept_limit(KeptLimit::PendingLaunchCount, kDefaultPendingLaunchCount);
   set_kept_limit(KeptLimit::L2FetchGranularity, kDefaultL2FetchGranularity);
   set_kept_limit(KeptLimit::PersistingL2Bytes, kDefaultPersistingL2Bytes);
+  set_kept_limit(KeptLimit::DevRuntimeSyncDepth, kDefaultDevRuntimeSyncDepth);
   reset_device_output();
   reset_device_heap();
 }

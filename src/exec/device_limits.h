@@ -26,12 +26,18 @@ constexpr std::size_t kDefaultPersistingL2Bytes = 9830400;
 void set_thread_stack_bytes(std::size_t bytes);
 std::size_t thread_stack_bytes();
 
-// Limits that nothing in cucpu acts on (yet), kept so that a get returns what was set and
-// a reset restores their defaults: the device runtime's pending-launch count, and the L2
-// hints, which have no cache to steer here.
-enum class KeptLimit { PendingLaunchCount, L2FetchGranularity, PersistingL2Bytes };
+// Limits kept as plain values, so that a get returns what was set and a reset restores
+// their defaults: the device runtime's pending-launch count and synchronisation depth
+// (device_runtime.cpp checks them), and the L2 hints, which have no cache to steer here.
+enum class KeptLimit { PendingLaunchCount, L2FetchGranularity, PersistingL2Bytes, DevRuntimeSyncDepth };
 constexpr std::size_t kDefaultPendingLaunchCount = 2048;  // cuda_runtime_api.h
 constexpr std::size_t kDefaultL2FetchGranularity = 64;
+// cudaLimitDevRuntimeSyncDepth (compute capability < 9.0 only): the deepest level (the
+// host's grid is level 1) whose threads may call cudaDeviceSynchronize; "two levels of
+// grids" by default, at most the nesting depth of 24 levels (CUDA Programming Guide,
+// Appendix D, "Nesting and Synchronization Depth" and "Configuration Options").
+constexpr std::size_t kDefaultDevRuntimeSyncDepth = 2;
+constexpr std::size_t kMaxNestingLevels = 24;
 void set_kept_limit(KeptLimit limit, std::size_t value);
 std::size_t kept_limit(KeptLimit limit);
 

@@ -5,11 +5,17 @@
 // go to the launching thread's cudaGetLastError. Each function takes its arguments as
 // pointers to their .param memory (kernel_abi.h) and returns cudaError_t values, numbered
 // as driver_types.h numbers them (exec does not see the CUDA headers).
+//
+// The guide's Appendix D ABI (nvcc 13 emits it for sm < 90 with -DCUDA_FORCE_CDP1_IF_SUPPORTED)
+// names the same calls without the __cudaCDP2 prefix and adds cudaGetParameterBuffer /
+// cudaLaunchDevice (the kernel named at launch), device-side cudaDeviceSynchronize and the
+// guide's limits: 24 nesting levels, cudaLimitDevRuntimeSyncDepth, 4 KB parameter buffers.
 #include "exec/device_runtime.h"
 
 #include <algorithm>
 #include <cstring>
 #include <functional>
+#include <new>
 #include <optional>
 #include <string>
 
@@ -17,6 +23,7 @@
 #include "exec/device_heap.h"
 #include "exec/device_limits.h"
 #include "exec/device_printf.h"
+#include "exec/kernel_faults.h"
 #include "support/error_text.h"
 
 namespace cucpu::exec {
@@ -27,11 +34,13 @@ constexpr uint32_t kSuccess = 0;
 constexpr uint32_t kErrorInvalidValue = 1;
 constexpr uint32_t kErrorMemoryAllocation = 2;
 constexpr uint32_t kErrorInvalidConfiguration = 9;
+constexpr uint32_t kErrorLaunchMaxDepthExceeded = 65;
 constexpr uint32_t kErrorLaunchPendingCountExceeded = 69;
 constexpr uint32_t kErrorInvalidDeviceFunction = 98;
 constexpr uint32_t kErrorUnsupportedLimit = 215;
 constexpr uint32_t kErrorInvalidResourceHandle = 400;
 constexpr uint32_t kErrorLaunchOutOfResources = 701;
+constexpr uint32_t kErrorLaunchFailure = 719;
 constexpr uint32_t kErrorNotSupported = 801;
 constexpr uint32_t kErrorUnknown = 999;
 
@@ -39,6 +48,14 @@ constexpr uint32_t kErrorUnknown = 999;
 constexpr uint64_t kNullStream = 0;
 constexpr uint64_t kTailLaunchStream = 0x3;
 constexpr uint64_t kFireAndForgetStream = 0x4;
+
+// The ABI a launch came through. CDP2 launches have no nesting limit (what an H100 does);
+// the Appendix D ABI has the guide's limits.
+enum class LaunchAbi { Cdp2, AppendixD };
+
+// CUDA Programming Guide, Appendix D, "Parameter Buffer Layout": at most 4 KB, 64-byte aligned.
+constexpr std::size_t kMaxParameterBufferBytes = 4096;
+constexpr std::size_t kParameterBufferAlignment = 64;
 
 uint32_t cuda_error(ErrorCode code) {
   switch (code) {
@@ -106,22 +123,28 @@ void finish_call(BlockLaunchScope& scope, ThreadExecution& self, void* result, u
 }
 
 // Whether an argument in the parameter buffer points into the launching block's shared
-// memory, which a child grid cannot reach (CUDA Programming Guide, dynamic parallelism,
-// "Shared Memory and Local Memory": passing such a pointer is illegal). Every 8-byte word
-// is taken as a possible pointer: no other value falls into that window by chance.
-bool points_into_shared_memory(const jit::ThreadContext& context, const PreparedGrid& prepared) {
-  const auto low = reinterpret_cast<uint64_t>(context.shared_base);
-  const uint64_t high = low + context.total_smem_size;
+// memory or the launching thread's local memory (its stack), which a child grid cannot
+// reach (CUDA Programming Guide, dynamic parallelism, "Shared Memory and Local Memory":
+// passing such a pointer is illegal). Every 8-byte word is taken as a possible pointer:
+// no other value falls into those windows by chance.
+bool points_into_block_memory(const jit::ThreadContext& context, const PreparedGrid& prepared) {
+  const auto shared_low = reinterpret_cast<uint64_t>(context.shared_base);
+  const uint64_t shared_high = shared_low + jit::kReservedSharedBytes + context.total_smem_size;
+  const RunningKernelThread& running = running_kernel_thread;
   for (uint32_t offset = 0; offset + 8 <= prepared.kernel->param_bytes; offset += 8) {
     uint64_t word;
     std::memcpy(&word, prepared.params + offset, sizeof(word));
-    if (word >= low && word < high) return true;
+    if (word >= shared_low && word < shared_high) return true;
+    if (word >= running.stack_low && word < running.stack_high) return true;
   }
   return false;
 }
 
-// void* __cudaCDP2GetParameterBufferV2(void* func, dim3 grid, dim3 block, unsigned shared_bytes)
-void get_parameter_buffer_v2(jit::ThreadContext* context, void* const* args, void* result) {
+// cudaGetParameterBufferV2(void* func, dim3 grid, dim3 block, unsigned shared_bytes), as
+// __cudaCDP2GetParameterBufferV2 or the Appendix D function: checks the configuration,
+// makes the child grid and hands out its parameter buffer (laid out as the kernel's .param
+// space: each argument at a multiple of its alignment, 64-byte aligned as a whole).
+void get_parameter_buffer_for(jit::ThreadContext* context, void* const* args, void* result, LaunchAbi abi) {
   ThreadExecution& self = executing_thread(context);
   store_result<uint64_t>(result, 0);
   BlockLaunchScope* scope = require_scope(self, nullptr, "a device-side launch");
@@ -129,6 +152,10 @@ void get_parameter_buffer_v2(jit::ThreadContext* context, void* const* args, voi
   const jit::KernelInfo* kernel = jit::find_kernel_by_entry(argument<void*>(args, 0));
   if (!kernel) {
     scope->set_last_error(self.linear_tid, kErrorInvalidDeviceFunction);
+    return;
+  }
+  if (abi == LaunchAbi::AppendixD && kernel->param_bytes > kMaxParameterBufferBytes) {
+    scope->set_last_error(self.linear_tid, kErrorInvalidValue);
     return;
   }
   LaunchShape shape{dim3_argument(args, 1), dim3_argument(args, 2), argument<uint32_t>(args, 3)};
@@ -141,31 +168,126 @@ void get_parameter_buffer_v2(jit::ThreadContext* context, void* const* args, voi
   scope->keep_prepared(std::move(*prepared));
 }
 
-// cudaError_t __cudaCDP2LaunchDeviceV2(void* parameter_buffer, cudaStream_t stream)
-void launch_device_v2(jit::ThreadContext* context, void* const* args, void* result) {
+// void* __cudaCDP2GetParameterBufferV2(void* func, dim3 grid, dim3 block, unsigned shared_bytes)
+void get_parameter_buffer_v2(jit::ThreadContext* context, void* const* args, void* result) {
+  get_parameter_buffer_for(context, args, result, LaunchAbi::Cdp2);
+}
+
+// void* cudaGetParameterBufferV2(void* func, dim3 grid, dim3 block, unsigned shared_bytes)
+void appendix_d_get_parameter_buffer_v2(jit::ThreadContext* context, void* const* args, void* result) {
+  get_parameter_buffer_for(context, args, result, LaunchAbi::AppendixD);
+}
+
+// Records a prepared grid in the launch tree as a child of the launching block's grid, in
+// the stream `handle` names; the result is the launch's cudaError_t.
+void launch_prepared(jit::ThreadContext* context, BlockLaunchScope& scope, PreparedGrid prepared, uint64_t handle,
+                     LaunchAbi abi, void* result) {
   ThreadExecution& self = executing_thread(context);
-  BlockLaunchScope* scope = require_scope(self, result, "a device-side launch");
-  if (!scope) return;
-  auto fail = [&](uint32_t error) { finish_call(*scope, self, result, error); };
-  PreparedGrid prepared = scope->take_prepared(argument<void*>(args, 0));
-  if (!prepared.grid) return fail(kErrorInvalidValue);
-  if (points_into_shared_memory(*context, prepared)) return fail(kErrorInvalidValue);
-  // CDP2 on an H100 (CUDA 13.0) accepts launches deeper than the guide's 24 levels (seen to
-  // 2000, conformance dp_depth_limits): there is no depth limit here, only memory.
+  auto fail = [&](uint32_t error) { finish_call(scope, self, result, error); };
+  if (points_into_block_memory(*context, prepared)) return fail(kErrorInvalidValue);
+  TreeGrid& parent = scope.grid();
+  // The guide's nesting depth: "Any launch which would result in a kernel at a deeper level
+  // than the maximum will fail" (the host's grid is level 1, depth 0 here). CDP2 on an H100
+  // (CUDA 13.0) accepts launches deeper than that (seen to 2000, conformance dp_depth_limits):
+  // there is no depth limit there, only memory.
+  if (abi == LaunchAbi::AppendixD && parent.depth() + 1 >= kMaxNestingLevels)
+    return fail(kErrorLaunchMaxDepthExceeded);
   if (pending_launch_count() >= kept_limit(KeptLimit::PendingLaunchCount))
     return fail(kErrorLaunchPendingCountExceeded);
-  TreeGrid& parent = scope->grid();
-  const uint64_t handle = argument<uint64_t>(args, 1);
-  if (handle == kTailLaunchStream) {
+  if (abi == LaunchAbi::Cdp2 && handle == kTailLaunchStream) {
     launch_tail(parent, prepared.grid.release());
-  } else if (handle == kFireAndForgetStream) {
-    launch_child(parent, prepared.grid.release(), nullptr);
-  } else if (std::shared_ptr<LaunchStream> stream = scope->stream(handle)) {
-    launch_child(parent, prepared.grid.release(), stream);
+  } else if (abi == LaunchAbi::Cdp2 && handle == kFireAndForgetStream) {
+    launch_child(parent, prepared.grid.release(), nullptr, scope.launches());
+  } else if (std::shared_ptr<LaunchStream> stream = scope.stream(handle)) {
+    launch_child(parent, prepared.grid.release(), stream, scope.launches());
   } else {
     return fail(kErrorInvalidResourceHandle);
   }
   store_result(result, kSuccess);
+}
+
+// cudaError_t cudaLaunchDeviceV2(void* parameter_buffer, cudaStream_t stream), either ABI.
+void launch_device_v2_for(jit::ThreadContext* context, void* const* args, void* result, LaunchAbi abi) {
+  ThreadExecution& self = executing_thread(context);
+  BlockLaunchScope* scope = require_scope(self, result, "a device-side launch");
+  if (!scope) return;
+  PreparedGrid prepared = scope->take_prepared(argument<void*>(args, 0));
+  if (!prepared.grid) return finish_call(*scope, self, result, kErrorInvalidValue);
+  launch_prepared(context, *scope, std::move(prepared), argument<uint64_t>(args, 1), abi, result);
+}
+
+// cudaError_t __cudaCDP2LaunchDeviceV2(void* parameter_buffer, cudaStream_t stream)
+void launch_device_v2(jit::ThreadContext* context, void* const* args, void* result) {
+  launch_device_v2_for(context, args, result, LaunchAbi::Cdp2);
+}
+
+// cudaError_t cudaLaunchDeviceV2(void* parameter_buffer, cudaStream_t stream)
+void appendix_d_launch_device_v2(jit::ThreadContext* context, void* const* args, void* result) {
+  launch_device_v2_for(context, args, result, LaunchAbi::AppendixD);
+}
+
+// void* cudaGetParameterBuffer(size_t alignment, size_t size): a buffer for a launch whose
+// kernel cudaLaunchDevice names later. Null (and cudaErrorInvalidValue as the thread's
+// last error) beyond the guide's 4 KB or 64-byte alignment.
+void get_parameter_buffer(jit::ThreadContext* context, void* const* args, void* result) {
+  ThreadExecution& self = executing_thread(context);
+  store_result<uint64_t>(result, 0);
+  BlockLaunchScope* scope = require_scope(self, nullptr, "cudaGetParameterBuffer");
+  if (!scope) return;
+  const auto alignment = argument<uint64_t>(args, 0);
+  const auto bytes = argument<uint64_t>(args, 1);
+  if (bytes > kMaxParameterBufferBytes || alignment > kParameterBufferAlignment) {
+    scope->set_last_error(self.linear_tid, kErrorInvalidValue);
+    return;
+  }
+  void* buffer = scope->new_parameter_buffer(bytes);
+  if (!buffer) {
+    scope->set_last_error(self.linear_tid, kErrorMemoryAllocation);
+    return;
+  }
+  store_result(result, reinterpret_cast<uint64_t>(buffer));
+}
+
+// cudaError_t cudaLaunchDevice(void* func, void* parameter_buffer, dim3 grid, dim3 block,
+// unsigned shared_bytes, cudaStream_t stream): the buffer comes from cudaGetParameterBuffer
+// ("can be NULL" for a kernel without parameters).
+void launch_device(jit::ThreadContext* context, void* const* args, void* result) {
+  ThreadExecution& self = executing_thread(context);
+  BlockLaunchScope* scope = require_scope(self, result, "a device-side launch");
+  if (!scope) return;
+  auto fail = [&](uint32_t error) { finish_call(*scope, self, result, error); };
+  const jit::KernelInfo* kernel = jit::find_kernel_by_entry(argument<void*>(args, 0));
+  if (!kernel) return fail(kErrorInvalidDeviceFunction);
+  LaunchShape shape{dim3_argument(args, 2), dim3_argument(args, 3), argument<uint32_t>(args, 4)};
+  Result<PreparedGrid> prepared = GridExecutor::instance().prepare_device_grid(*kernel, shape);
+  if (!prepared) return fail(cuda_error(prepared.error().code));
+  const void* buffer = argument<void*>(args, 1);
+  if ((buffer || kernel->param_bytes > 0) &&
+      !scope->take_parameter_buffer(buffer, prepared->params, kernel->param_bytes))
+    return fail(kErrorInvalidValue);
+  launch_prepared(context, *scope, std::move(*prepared), argument<uint64_t>(args, 5), LaunchAbi::AppendixD, result);
+}
+
+// cudaError_t cudaDeviceSynchronize(void) in device code: the calling thread waits until
+// all work its block launched so far is complete, and then sees the writes of those grids
+// (Appendix D, "Synchronization"; the block is suspended meanwhile, see fiber_scheduler.h).
+// At a level deeper than cudaLimitDevRuntimeSyncDepth it fails: "explicit synchronization
+// deeper than this limit will return the cudaErrorLaunchMaxDepthExceeded" (the guide's
+// "Configuration Options"; driver_types.h also has cudaErrorSyncDepthExceeded for it).
+void device_synchronize(jit::ThreadContext* context, void* const*, void* result) {
+  ThreadExecution& self = executing_thread(context);
+  BlockLaunchScope* scope = require_scope(self, result, "cudaDeviceSynchronize");
+  if (!scope) return;
+  if (scope->grid().depth() >= kept_limit(KeptLimit::DevRuntimeSyncDepth))
+    return finish_call(*scope, self, result, kErrorLaunchMaxDepthExceeded);
+  BlockLaunches* launches = scope->launches_if_any();
+  if (launches && !launches->complete() && !self.block->wait_for_launches(self, *launches)) {
+    self.block->report_error(ErrorCode::LaunchFailure,
+                             "cudaDeviceSynchronize in a block that cannot be suspended (the kernel was compiled "
+                             "as one that never waits)");
+    return finish_call(*scope, self, result, kErrorLaunchFailure);
+  }
+  finish_call(*scope, self, result, launches && launches->failed() ? kErrorLaunchFailure : kSuccess);
 }
 
 // cudaError_t __cudaCDP2StreamCreateWithFlags(cudaStream_t* stream, unsigned flags): device
@@ -408,6 +530,36 @@ constexpr NamedFunction kFunctions[] = {
     {"__cudaCDP2MemcpyAsync_ptsz", memcpy_async},
     {"__cudaCDP2MemsetAsync", memset_async},
     {"__cudaCDP2MemsetAsync_ptsz", memset_async},
+    {"cudaGetParameterBuffer", get_parameter_buffer},
+    {"cudaGetParameterBufferV2", appendix_d_get_parameter_buffer_v2},
+    {"cudaLaunchDevice", launch_device},
+    {"cudaLaunchDevice_ptsz", launch_device},
+    {"cudaLaunchDeviceV2", appendix_d_launch_device_v2},
+    {"cudaLaunchDeviceV2_ptsz", appendix_d_launch_device_v2},
+    {"cudaDeviceSynchronize", device_synchronize},
+    {"cudaGetLastError", get_last_error},
+    {"cudaPeekAtLastError", peek_at_last_error},
+    {"cudaGetErrorName", get_error_name},
+    {"cudaGetErrorString", get_error_string},
+    {"cudaDeviceGetLimit", device_get_limit},
+    {"cudaGetDevice", get_device},
+    {"cudaRuntimeGetVersion", runtime_get_version},
+    {"cudaStreamCreateWithFlags", stream_create_with_flags},
+    {"cudaStreamDestroy", stream_destroy},
+    {"cudaEventCreateWithFlags", event_create_with_flags},
+    {"cudaEventRecord", event_record},
+    {"cudaEventRecord_ptsz", event_record},
+    {"cudaEventRecordWithFlags", event_record_with_flags},
+    {"cudaEventRecordWithFlags_ptsz", event_record_with_flags},
+    {"cudaStreamWaitEvent", stream_wait_event},
+    {"cudaStreamWaitEvent_ptsz", stream_wait_event},
+    {"cudaEventDestroy", event_destroy},
+    {"cudaMalloc", device_runtime_malloc},
+    {"cudaFree", device_runtime_free},
+    {"cudaMemcpyAsync", memcpy_async},
+    {"cudaMemcpyAsync_ptsz", memcpy_async},
+    {"cudaMemsetAsync", memset_async},
+    {"cudaMemsetAsync_ptsz", memset_async},
 };
 
 }  // namespace
@@ -463,6 +615,35 @@ PreparedGrid BlockLaunchScope::take_prepared(const void* params) {
   *it = std::move(prepared_.back());
   prepared_.pop_back();
   return taken;
+}
+
+void* BlockLaunchScope::new_parameter_buffer(std::size_t bytes) {
+  // Never empty, so that every buffer has an address of its own.
+  const std::size_t capacity = std::max<std::size_t>(bytes, 1);
+  auto* memory = static_cast<uint8_t*>(
+      ::operator new[](capacity, std::align_val_t{kParameterBufferAlignment}, std::nothrow));
+  if (!memory) return nullptr;
+  parameter_buffers_.push_back(ParameterBuffer{std::unique_ptr<uint8_t, AlignedFree>(memory), bytes});
+  return memory;
+}
+
+bool BlockLaunchScope::take_parameter_buffer(const void* buffer, void* to, std::size_t bytes) {
+  auto it = std::find_if(parameter_buffers_.begin(), parameter_buffers_.end(),
+                         [&](const ParameterBuffer& b) { return b.memory.get() == buffer; });
+  if (it == parameter_buffers_.end() || it->bytes < bytes) return false;
+  if (bytes != 0) std::memcpy(to, it->memory.get(), bytes);
+  *it = std::move(parameter_buffers_.back());
+  parameter_buffers_.pop_back();
+  return true;
+}
+
+void BlockLaunchScope::AlignedFree::operator()(uint8_t* memory) const {
+  ::operator delete[](memory, std::align_val_t{kParameterBufferAlignment});
+}
+
+const std::shared_ptr<BlockLaunches>& BlockLaunchScope::launches() {
+  if (!launches_) launches_ = std::make_shared<BlockLaunches>();
+  return launches_;
 }
 
 jit::RuntimeSymbols device_runtime_symbols() {

@@ -1,9 +1,11 @@
 // The device runtime of dynamic parallelism (CUDA Programming Guide "CUDA Dynamic
-// Parallelism", the CDP2 functions of cuda_device_runtime_api.h): what one block's threads
+// Parallelism": the CDP2 functions of cuda_device_runtime_api.h, and the ABI of the
+// guide's Appendix D with device-side cudaDeviceSynchronize): what one block's threads
 // have of it while the block runs, and the runtime functions __cucpu_devrt.* that the
 // JIT's calls of those externs reach (kernel_abi.h).
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -46,6 +48,17 @@ class BlockLaunchScope {
   // Takes the prepared grid whose buffer is `params`; an empty grid when none is.
   PreparedGrid take_prepared(const void* params);
 
+  // cudaGetParameterBuffer's buffers (the Appendix D ABI that names the kernel only at
+  // cudaLaunchDevice): 64-byte aligned, `bytes` long; null when out of memory.
+  void* new_parameter_buffer(std::size_t bytes);
+  // Copies `bytes` of the buffer handed out at `buffer` to `to` and frees it; false when
+  // `buffer` is none of this block's or is shorter.
+  bool take_parameter_buffer(const void* buffer, void* to, std::size_t bytes);
+
+  // The grids this block launched, for cudaDeviceSynchronize (made at the first launch).
+  const std::shared_ptr<BlockLaunches>& launches();
+  BlockLaunches* launches_if_any() const { return launches_.get(); }
+
  private:
   TreeGrid& grid_;
   uint32_t thread_count_;
@@ -54,6 +67,15 @@ class BlockLaunchScope {
   std::map<uint64_t, std::shared_ptr<LaunchStream>> streams_;
   std::map<uint64_t, std::shared_ptr<DeviceEvent>> events_;
   std::vector<PreparedGrid> prepared_;
+  struct AlignedFree {
+    void operator()(uint8_t* memory) const;
+  };
+  struct ParameterBuffer {
+    std::unique_ptr<uint8_t, AlignedFree> memory;
+    std::size_t bytes = 0;
+  };
+  std::vector<ParameterBuffer> parameter_buffers_;
+  std::shared_ptr<BlockLaunches> launches_;
 };
 
 // __cucpu_devrt.NAME for every NAME of jit::kDeviceRuntimeFunctions.

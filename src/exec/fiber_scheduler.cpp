@@ -20,6 +20,7 @@
 #include <new>
 #include <utility>
 
+#include "exec/cluster_runner.h"
 #include "exec/kernel_faults.h"
 
 #if defined(__has_feature)
@@ -139,12 +140,35 @@ bool FiberBlock::start_fiber(FiberThread& thread) {
 }
 
 Result<void> FiberBlock::run(const BlockSetup& setup) {
+  std::optional<Result<void>> result = start(setup);
+  if (result) return *result;
+  // Only a block with a launch scope can wait for its launches, and these have none.
+  abandon_parked_fibers();
+  return make_error(ErrorCode::LaunchFailure, fmt::format("{}: waits for the grids it launched where no block can "
+                                                          "be suspended", describe_block(setup.block_index)));
+}
+
+std::optional<Result<void>> FiberBlock::start(const BlockSetup& setup) {
   clear_error();
   abandoning_ = false;
   prepare_threads(setup);
-  scheduler_tsan_fiber_ = tsan_current_fiber();
+  return resume();
+}
 
-  while (run_queue_size_ > 0) {
+std::optional<Result<void>> FiberBlock::resume() {
+  // The worker thread running the scheduler now, which may not be the one that started it.
+  scheduler_tsan_fiber_ = tsan_current_fiber();
+  return schedule();
+}
+
+std::optional<Result<void>> FiberBlock::schedule() {
+  const BlockSetup& setup = *setup_;
+  bool out_of_memory = false;
+  for (;;) {
+    // Waiters for launches go on once the launches are complete, even while other threads
+    // keep the run queue busy (one may spin on what a waiter does next).
+    if (!launch_waiters_.empty() && awaited_->complete()) wake_launch_waiters();
+    if (run_queue_size_ == 0) break;
     const uint32_t tid = run_queue_[run_queue_head_];
     run_queue_head_ = (run_queue_head_ + 1) % thread_count_;
     --run_queue_size_;
@@ -153,12 +177,13 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
     if (thread.state == FiberThread::State::NotStarted && !start_fiber(thread)) {
       report_error(ErrorCode::MemoryAllocation,
                    fmt::format("{}: no memory for the stack of thread {}", describe_block(setup.block_index), tid));
+      out_of_memory = true;
       break;
     }
     thread.state = FiberThread::State::Running;
     tsan_switch_to_fiber(thread.tsan_fiber);
     // A fault while the thread runs abandons it (kernel_faults.cpp): it comes back here parked.
-    running_kernel_thread = {&thread, usable_low(thread.stack)};
+    running_kernel_thread = {&thread, usable_low(thread.stack), reinterpret_cast<uintptr_t>(thread.stack.sp)};
     thread.suspended = std::move(thread.suspended).resume();
     running_kernel_thread = {};
     if (thread.suspended) {
@@ -175,16 +200,33 @@ Result<void> FiberBlock::run(const BlockSetup& setup) {
     released_.clear();
     barriers_.thread_exited(tid, released_);
     wake_released();
+    cluster_thread_exited(setup, tid);  // barrier.cluster waits no longer for it
     release_collectives_without(tid);
   }
 
   if (live_threads_ > 0) {
-    if (run_queue_size_ == 0 && !abandoning_)  // not an allocation failure: a genuine stall
-      report_error(ErrorCode::LaunchFailure, describe_stall());
+    // Every thread that could run waits for launches (or for one that does): suspended.
+    if (!launch_waiters_.empty() && !abandoning_ && !out_of_memory) return std::nullopt;
+    if (!abandoning_ && !out_of_memory) report_error(ErrorCode::LaunchFailure, describe_stall());
     abandon_parked_fibers();
   }
+  launch_waiters_.clear();
+  awaited_ = nullptr;
   report_fault(setup);
   return block_result();
+}
+
+bool FiberBlock::wait_for_launches(ThreadExecution& self_execution, BlockLaunches& launches) {
+  auto& self = static_cast<FiberThread&>(self_execution);
+  awaited_ = &launches;
+  launch_waiters_.push_back(self.linear_tid);
+  park(self);  // woken by the scheduler loop once the launches are complete
+  return true;
+}
+
+void FiberBlock::wake_launch_waiters() {
+  for (uint32_t tid : launch_waiters_) wake(tid);
+  launch_waiters_.clear();
 }
 
 void FiberBlock::park(FiberThread& self) {

@@ -4,11 +4,13 @@
 #include <boost/context/fiber.hpp>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "exec/barrier.h"
 #include "exec/block_execution.h"
 #include "exec/fiber_stack_pool.h"
+#include "exec/launch_tree.h"
 #include "exec/warp_rendezvous.h"
 
 namespace cucpu::exec {
@@ -18,8 +20,10 @@ namespace cucpu::exec {
 // does nothing.
 void yield_to_other_blocks();
 
-// Runs blocks whose threads wait for each other (bar.sync, warp collectives). One per
-// worker, reused for every block it runs; not thread-safe.
+// Runs blocks whose threads wait for each other (bar.sync, warp collectives), one block at
+// a time, reused from block to block; not thread-safe. A block whose threads wait for the
+// grids it launched (cudaDeviceSynchronize) is suspended: its fibers stay as they are, and
+// resume() goes on with it later, on whichever worker thread calls it.
 class FiberBlock final : public BlockExecution {
  public:
   explicit FiberBlock(FiberStackPool& stacks);
@@ -27,7 +31,17 @@ class FiberBlock final : public BlockExecution {
 
   // Runs every thread of the block to its end. A block in which no thread can go on
   // (waits that can never complete) is an ErrorCode::LaunchFailure naming who waits where.
+  // For blocks that cannot wait for launches (cooperative grids have no launch scope).
   Result<void> run(const BlockSetup& setup);
+
+  // Starts the block's threads and runs them until they end (the block's result) or until
+  // every thread that could run waits for grids the block launched: nullopt, the block is
+  // suspended until launch_scope's launches are complete; then resume() goes on with it.
+  // `setup` must stay where it is until the block ends.
+  std::optional<Result<void>> start(const BlockSetup& setup);
+  std::optional<Result<void>> resume();
+  // The launches its waiting threads wait for (while suspended).
+  BlockLaunches* awaited_launches() const { return awaited_; }
 
   void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
   void barrier_arrive(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
@@ -41,11 +55,16 @@ class FiberBlock final : public BlockExecution {
   uint32_t active_lanes(ThreadExecution& self, uint32_t call_site) override;
   // Switches to the scheduler for good; it stops the block and abandons every fiber.
   [[noreturn]] void abandon_thread(ThreadExecution& self) override;
+  // Parks the thread until `launches` are complete (checked by the scheduler loop).
+  bool wait_for_launches(ThreadExecution& self, BlockLaunches& launches) override;
 
  private:
   struct FiberThread;
 
   void prepare_threads(const BlockSetup& setup);
+  // The scheduler loop: runs threads until the block ends or is suspended (nullopt).
+  std::optional<Result<void>> schedule();
+  void wake_launch_waiters();
   bool start_fiber(FiberThread& thread);
   void park(FiberThread& self);
   void wake(uint32_t linear_tid);
@@ -81,6 +100,8 @@ class FiberBlock final : public BlockExecution {
   std::vector<WarpRendezvous> warps_;
   std::vector<uint32_t> activemask_waiting_;  // per warp: lanes parked in active_lanes
   std::vector<uint32_t> released_;  // scratch: threads a completed barrier releases
+  std::vector<uint32_t> launch_waiters_;  // threads parked in cudaDeviceSynchronize
+  BlockLaunches* awaited_ = nullptr;      // what they wait for (their block's launches)
   void* scheduler_tsan_fiber_ = nullptr;  // the worker's own context, for ThreadSanitizer
 };
 

@@ -1,6 +1,7 @@
 // Running a grid of thread blocks of one compiled kernel on the host's cores.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -19,6 +20,18 @@ struct LaunchShape {
   Dim3 grid;
   Dim3 block;
   uint32_t dynamic_shared_bytes = 0;
+  // Thread block clusters: the launch's cluster shape (cudaLaunchAttributeClusterDimension),
+  // or 1x1x1 and explicit_cluster false where it gives none; then the kernel's compile-time
+  // shape (__cluster_dims__) applies (cluster_runner.h).
+  Dim3 cluster{};
+  bool explicit_cluster = false;
+  // The launching stream's priority, CUDA's convention: lower is more urgent. A hint: idle
+  // workers take blocks of the most urgent queued grid first; running blocks finish.
+  int priority = 0;
+  // %current_graph_exec: the cudaGraphExec_t whose kernel node this launch is, 0 outside a graph.
+  uint64_t graph_exec = 0;
+  // %gridid: the launch's number (from 1, per process); the executor numbers each grid it runs.
+  uint64_t gridid = 0;
 };
 
 // A grid made by a device-side launch (dynamic parallelism) whose parameter buffer the
@@ -39,6 +52,8 @@ class GridExecutor {
   virtual ~GridExecutor() = default;
 
   virtual unsigned worker_count() const = 0;
+  // Grids in the queue: with blocks to claim or a last chunk still running (diagnostics, tests).
+  virtual std::size_t queued_grid_count() = 0;
 
   // Runs every block of the grid and returns when the whole grid has finished.
   // params points to a buffer laid out as kernel.params says.

@@ -4,12 +4,18 @@
 // block indices from its atomic counter, so all cores stay busy until the last chunk is
 // claimed, then move on to the next queued grid. Several host threads can launch at once:
 // each grid is its own queue entry, living on its launcher's stack until every worker that
-// touched it has left it.
+// touched it has left it. The queue is ordered by stream priority (most urgent first, FIFO
+// among equals): a worker leaves its grid between chunks when a more urgent one is queued,
+// so urgent work starts as soon as the blocks already claimed end (a hint, as on the GPU:
+// no block is preempted).
 //
 // Grids launched from device code (dynamic parallelism) are queued the same way, but
 // nobody waits for them: each lives on the heap, is started by the launch tree
 // (launch_tree.h) and deletes itself when it and its children are complete. A host launch
-// returns when its whole tree is complete.
+// returns when its whole tree is complete. A block whose threads wait for the grids they
+// launched (cudaDeviceSynchronize) is suspended, not waited for: the worker goes on with
+// other blocks, and the block joins resumable_, served before the grid queue, once those
+// grids are complete; its grid's blocks have finished when the last such block has.
 //
 // The pool is immortal: made with new and never destroyed, its workers parked on a
 // condition variable at exit. Joining them from a static destructor would break programs
@@ -21,6 +27,7 @@
 #include <boost/context/fixedsize_stack.hpp>
 #include <algorithm>
 #include <atomic>
+#include <climits>
 #include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
@@ -33,6 +40,7 @@
 #include <vector>
 
 #include "exec/block_runner.h"
+#include "exec/cluster_runner.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/fiber_stack_pool.h"
 #include "exec/grid.h"
@@ -75,6 +83,7 @@ struct GridRun final : TreeGrid {
   std::optional<Error> first_error;
   bool tree_complete = false;              // host launches: it and all it launched are complete
   std::optional<Error> tree_error;         // the first failure in that tree
+  unsigned suspended_blocks = 0;           // blocks waiting for their launches (not finished)
 };
 
 // Blocks a worker claims at once: several per claim for big grids (fewer atomic
@@ -114,6 +123,10 @@ class WorkerPool final : public GridExecutor {
   explicit WorkerPool(const ExecSettings& settings) : settings_(settings) {}
 
   unsigned worker_count() const override { return settings_.worker_count; }
+  std::size_t queued_grid_count() override {
+    std::lock_guard guard(mutex_);
+    return queue_.size();
+  }
 
   Result<void> run_grid(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params) override {
     return run(kernel, shape, params, false);
@@ -138,13 +151,24 @@ class WorkerPool final : public GridExecutor {
   void record_failure(GridRun& grid, const Error& error);
   Result<void> start_workers_locked();
   void run_worker(unsigned index);
-  void run_claimed_blocks(GridRun& grid, BlockRunner& runner);
+  // Returns false when it left blocks unclaimed for a more urgent grid.
+  bool run_claimed_blocks(GridRun& grid, BlockRunner& runner);
+  // The queue in priority order; most_urgent_queued_ follows its front.
+  void queue_locked(GridRun& grid);
+  void unqueue_locked(GridRun& grid);
+  // A block of `grid` waits for the grids it launched (cudaDeviceSynchronize): it goes to
+  // resumable_ once they are complete; the grid has not finished before it has.
+  void suspend_block(GridRun& grid, std::unique_ptr<ResumableBlock> block);
+  void resume_block(ResumableBlock* block, BlockRunner& runner);
+  void resume_once_launched(ResumableBlock* block);
 
   const ExecSettings settings_;
   std::mutex mutex_;
   std::condition_variable work_queued_;
   std::condition_variable grid_left_;     // a host launch's tree completed; launchers check theirs
-  std::deque<GridRun*> queue_;
+  std::deque<GridRun*> queue_;            // by priority, most urgent first
+  std::atomic<int> most_urgent_queued_{INT_MAX};  // queue_.front()'s priority, read between chunks
+  std::deque<ResumableBlock*> resumable_;  // suspended blocks whose launches are complete; first served
   std::vector<std::thread> workers_;
   static thread_local const WorkerPool* current_pool_;  // set on the pool's own workers
   static thread_local uint32_t current_worker_index_;
@@ -183,6 +207,7 @@ Result<uint32_t> WorkerPool::check_launch(const jit::KernelInfo& kernel, const L
       kernel.static_shared_bytes, uint64_t{kernel.dynamic_shared_offset} + shape.dynamic_shared_bytes);
   if (shared_bytes > UINT32_MAX)
     return make_error(ErrorCode::InvalidConfiguration, fmt::format("{} bytes of shared memory", shared_bytes));
+  if (auto clusters = check_cluster_shape(kernel, shape); !clusters) return clusters.error();
   return static_cast<uint32_t>(shared_bytes);
 }
 
@@ -190,9 +215,12 @@ void WorkerPool::fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const
                              uint32_t shared_bytes) {
   grid.launch.kernel = &kernel;
   grid.launch.shape = shape;
+  static std::atomic<uint64_t> launched_grids{0};
+  grid.launch.shape.gridid = ++launched_grids;
   grid.launch.shared_bytes = shared_bytes;
   grid.launch.tree = &grid;
-  grid.block_count = shape.grid.count();
+  // Clustered grids are claimed cluster by cluster (run_cluster): block_count counts clusters.
+  grid.block_count = runs_as_clusters(kernel, shape) ? cluster_count(kernel, shape) : shape.grid.count();
   grid.chunk = claim_chunk(grid.block_count, settings_.worker_count);
 }
 
@@ -204,6 +232,8 @@ Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& s
   // (dynamic parallelism) go through prepare_device_grid and the launch tree instead.
   if (current_pool_ == this)
     return make_error(ErrorCode::NotSupported, "a grid launched from inside a running kernel");
+  if (cooperative && runs_as_clusters(kernel, shape))
+    return make_error(ErrorCode::NotSupported, "a cooperative launch of a kernel that runs in thread block clusters");
 
   GridRun grid(*this, false);
   fill_launch(grid, kernel, shape, *shared_bytes);
@@ -219,7 +249,7 @@ Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& s
 
   std::unique_lock lock(mutex_);
   if (auto started = start_workers_locked(); !started) return started;
-  queue_.push_back(&grid);
+  queue_locked(grid);
   work_queued_.notify_all();
   grid_left_.wait(lock, [&] { return grid.tree_complete; });
   if (grid.tree_error) return *grid.tree_error;
@@ -244,8 +274,23 @@ Result<PreparedGrid> WorkerPool::prepare_device_grid(const jit::KernelInfo& kern
 // Device-launched grids only: they come from running kernels, so the workers are started.
 void WorkerPool::enqueue(GridRun& grid) {
   std::lock_guard guard(mutex_);
-  queue_.push_back(&grid);
+  queue_locked(grid);
   work_queued_.notify_all();
+}
+
+void WorkerPool::queue_locked(GridRun& grid) {
+  const int priority = grid.launch.shape.priority;
+  queue_.insert(std::upper_bound(queue_.begin(), queue_.end(), priority,
+                                 [](int urgency, const GridRun* queued) { return urgency < queued->launch.shape.priority; }),
+                &grid);
+  most_urgent_queued_.store(queue_.front()->launch.shape.priority, std::memory_order_relaxed);
+}
+
+void WorkerPool::unqueue_locked(GridRun& grid) {
+  queue_.erase(std::find(queue_.begin(), queue_.end(), &grid));
+  grid.queued = false;
+  most_urgent_queued_.store(queue_.empty() ? INT_MAX : queue_.front()->launch.shape.priority,
+                            std::memory_order_relaxed);
 }
 
 void WorkerPool::finish_host_grid(GridRun& grid, const std::optional<Error>& error) {
@@ -258,8 +303,10 @@ void WorkerPool::finish_host_grid(GridRun& grid, const std::optional<Error>& err
 void GridRun::start() {
   // A failure anywhere in the tree aborts the rest of it, as a fault ends all work of a
   // GPU context: the grid still passes through the queue, its blocks skipped.
-  if (static_cast<GridRun*>(root())->failed.load(std::memory_order_relaxed))
-    failed.store(true, std::memory_order_relaxed);
+  const GridRun& host_grid = *static_cast<GridRun*>(root());
+  if (host_grid.failed.load(std::memory_order_relaxed)) failed.store(true, std::memory_order_relaxed);
+  // Work launched from the device belongs to the host launch's stream and has its priority.
+  launch.shape.priority = host_grid.launch.shape.priority;
   pool.enqueue(*this);
 }
 
@@ -277,21 +324,28 @@ void WorkerPool::run_worker(unsigned index) {
   BlockRunner runner(index, settings_.worker_count, settings_);
   std::unique_lock lock(mutex_);
   for (;;) {
-    work_queued_.wait(lock, [&] { return !queue_.empty(); });
+    work_queued_.wait(lock, [&] { return !queue_.empty() || !resumable_.empty(); });
+    if (!resumable_.empty()) {
+      ResumableBlock* block = resumable_.front();
+      resumable_.pop_front();
+      lock.unlock();
+      resume_block(block, runner);
+      lock.lock();
+      continue;
+    }
     GridRun& grid = *queue_.front();
     ++grid.workers_inside;
     lock.unlock();
+    bool all_claimed = true;
     if (grid.cooperative)
-      run_cooperative_blocks(grid);
+      run_cooperative_blocks(grid);  // all its blocks resident: never left for another grid
     else
-      run_claimed_blocks(grid, runner);
+      all_claimed = run_claimed_blocks(grid, runner);
     lock.lock();
     // Every block is claimed now: the grid leaves the queue (once, by whoever sees it first).
-    if (grid.queued) {
-      queue_.erase(std::find(queue_.begin(), queue_.end(), &grid));
-      grid.queued = false;
-    }
-    if (--grid.workers_inside == 0) {
+    // A worker that left for a more urgent grid leaves it queued for later.
+    if (all_claimed && grid.queued) unqueue_locked(grid);
+    if (--grid.workers_inside == 0 && grid.suspended_blocks == 0 && !grid.queued) {
       // The last worker out: every block has finished. What waits on the grid (its
       // launcher, its stream, its parent) is told outside the lock.
       std::optional<Error> error = grid.first_error;
@@ -302,18 +356,61 @@ void WorkerPool::run_worker(unsigned index) {
   }
 }
 
-void WorkerPool::run_claimed_blocks(GridRun& grid, BlockRunner& runner) {
+bool WorkerPool::run_claimed_blocks(GridRun& grid, BlockRunner& runner) {
   for (;;) {
+    // One relaxed load per chunk: a more urgent grid (queued after this one started) is
+    // served first. Whoever claims the last chunk returns true, so the grid leaves the queue.
+    if (most_urgent_queued_.load(std::memory_order_relaxed) < grid.launch.shape.priority &&
+        grid.next_block.load(std::memory_order_relaxed) < grid.block_count)
+      return false;
     const uint64_t first = grid.next_block.fetch_add(grid.chunk, std::memory_order_relaxed);
-    if (first >= grid.block_count) return;
+    if (first >= grid.block_count) return true;
     const uint64_t end = std::min(first + grid.chunk, grid.block_count);
     for (uint64_t block = first; block < end; ++block) {
       // After a failure the rest of the grid is skipped, as a GPU aborts a faulting kernel.
       if (grid.failed.load(std::memory_order_relaxed)) continue;
-      Result<void> result = runner.run_block(grid.launch, block_index_of(block, grid.launch.shape.grid));
-      if (!result) record_failure(grid, result.error());
+      if (runs_as_clusters(*grid.launch.kernel, grid.launch.shape)) {
+        auto ran = run_cluster(grid.launch, block, current_worker_index_, settings_.worker_count, settings_);
+        if (!ran) record_failure(grid, ran.error());
+        continue;
+      }
+      BlockRun run = runner.run_block(grid.launch, block_index_of(block, grid.launch.shape.grid));
+      if (run.suspended) {
+        suspend_block(grid, std::move(run.suspended));
+      } else if (!run.result) {
+        record_failure(grid, run.result.error());
+      }
     }
   }
+}
+
+void WorkerPool::suspend_block(GridRun& grid, std::unique_ptr<ResumableBlock> block) {
+  {
+    std::lock_guard guard(mutex_);
+    ++grid.suspended_blocks;
+  }
+  resume_once_launched(block.release());
+}
+
+void WorkerPool::resume_once_launched(ResumableBlock* block) {
+  block->fibers.awaited_launches()->resume_when_complete([this, block] {
+    std::lock_guard guard(mutex_);
+    resumable_.push_back(block);
+    work_queued_.notify_all();
+  });
+}
+
+void WorkerPool::resume_block(ResumableBlock* block, BlockRunner& runner) {
+  GridRun& grid = static_cast<GridRun&>(*block->grid->tree);
+  BlockRun run = runner.resume_block(std::unique_ptr<ResumableBlock>(block));
+  if (run.suspended) return resume_once_launched(run.suspended.release());  // waits again: still counted
+  if (!run.result) record_failure(grid, run.result.error());
+  std::unique_lock lock(mutex_);
+  // The last suspended block of a grid no worker runs any more: the grid's blocks have finished.
+  if (--grid.suspended_blocks != 0 || grid.workers_inside != 0 || grid.queued) return;
+  std::optional<Error> error = grid.first_error;
+  lock.unlock();
+  finish_own_blocks(grid, std::move(error));
 }
 
 void WorkerPool::record_failure(GridRun& grid, const Error& error) {
@@ -414,7 +511,10 @@ ExecSettings settings_from_environment() {
 
 void yield_to_other_blocks() {
   boost::context::fiber* const worker_loop = coop_worker_loop;
-  if (!worker_loop) return;
+  if (!worker_loop) {
+    yield_to_cluster_blocks();  // a cluster's blocks (cluster_runner.h), if one runs here
+    return;
+  }
   const RunningKernelThread running = running_kernel_thread;
   *worker_loop = std::move(*worker_loop).resume();
   running_kernel_thread = running;

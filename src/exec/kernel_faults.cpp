@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <csignal>
 #include <mutex>
+#include <utility>
 
 namespace cucpu::exec {
 
@@ -134,15 +135,25 @@ Error fault_error(const KernelFault& fault, const BlockSetup& setup) {
                     fmt::format("{}: illegal address {:#x} ({})", where, fault.address, signal_name(fault.signal)));
 }
 
-uintptr_t current_stack_low() {
+namespace {
+
+// The calling thread's stack as [low, high); {0, 0} if unknown.
+std::pair<uintptr_t, uintptr_t> current_stack() {
   pthread_attr_t attributes;
-  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return 0;
+  if (pthread_getattr_np(pthread_self(), &attributes) != 0) return {0, 0};
   void* low = nullptr;
   std::size_t bytes = 0;
   const int got = pthread_attr_getstack(&attributes, &low, &bytes);
   pthread_attr_destroy(&attributes);
-  return got == 0 ? reinterpret_cast<uintptr_t>(low) : 0;
+  if (got != 0) return {0, 0};
+  return {reinterpret_cast<uintptr_t>(low), reinterpret_cast<uintptr_t>(low) + bytes};
 }
+
+}  // namespace
+
+uintptr_t current_stack_low() { return current_stack().first; }
+
+uintptr_t current_stack_high() { return current_stack().second; }
 
 SignalStack::SignalStack() {
 #ifdef _SC_SIGSTKSZ

@@ -14,7 +14,8 @@ namespace cucpu::exec {
 // code they run and clear it after; a fault while it is empty is not the kernel's.
 struct RunningKernelThread {
   ThreadExecution* thread = nullptr;
-  uintptr_t stack_low = 0;  // lowest usable address of the stack it runs on (0: unknown)
+  uintptr_t stack_low = 0;   // lowest usable address of the stack it runs on (0: unknown)
+  uintptr_t stack_high = 0;  // just past its highest address (0: unknown): its local memory lies below
 };
 
 extern thread_local RunningKernelThread running_kernel_thread;
@@ -29,6 +30,8 @@ Error fault_error(const KernelFault& fault, const BlockSetup& setup);
 
 // The lowest usable address of the calling thread's stack (0 if unknown).
 uintptr_t current_stack_low();
+// Just past the highest address of the calling thread's stack (0 if unknown).
+uintptr_t current_stack_high();
 
 // An alternate signal stack for the calling thread while this lives, so that a kernel that
 // overflows its stack can still be handled. Made and destroyed on the same thread.

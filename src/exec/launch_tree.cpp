@@ -109,11 +109,39 @@ bool DeviceEvent::fired_or_wait(uint64_t generation, const std::shared_ptr<Launc
   return false;
 }
 
-void launch_child(TreeGrid& parent, TreeGrid* child, const std::shared_ptr<LaunchStream>& stream) {
+void BlockLaunches::completed(bool failed) {
+  if (failed) failed_.store(true, std::memory_order_release);
+  std::function<void()> resume;
+  {
+    // Under the lock: a block suspending now either sees the count at zero or leaves its
+    // wake-up for this completion to run.
+    std::lock_guard guard(mutex_);
+    if (incomplete_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    resume = std::move(resume_);
+    resume_ = nullptr;
+  }
+  if (resume) resume();
+}
+
+void BlockLaunches::resume_when_complete(std::function<void()> resume) {
+  {
+    std::lock_guard guard(mutex_);
+    if (!complete()) {
+      resume_ = std::move(resume);
+      return;
+    }
+  }
+  resume();
+}
+
+void launch_child(TreeGrid& parent, TreeGrid* child, const std::shared_ptr<LaunchStream>& stream,
+                  const std::shared_ptr<BlockLaunches>& launches) {
   child->parent_ = &parent;
   child->root_ = parent.root_;
   child->depth_ = parent.depth_ + 1;
   child->stream_ = stream;
+  child->block_launches_ = launches;
+  if (launches) launches->launched();
   parent.outstanding_.fetch_add(1, std::memory_order_acq_rel);
   pending_launches.fetch_add(1, std::memory_order_relaxed);
   if (stream) {
@@ -158,8 +186,12 @@ void release(TreeGrid* grid, std::optional<Error> error) {
     }
     TreeGrid* parent = grid->parent_;
     std::shared_ptr<LaunchStream> stream = std::move(grid->stream_);
+    std::shared_ptr<BlockLaunches> launches = std::move(grid->block_launches_);
     grid->complete(subtree_error);  // may delete grid
     if (stream) stream->advance();
+    // After the stream went on: memory commands queued behind the grid have run too, so a
+    // cudaDeviceSynchronize woken here sees them.
+    if (launches) launches->completed(subtree_error.has_value());
     grid = parent;
     error = std::move(subtree_error);
   }

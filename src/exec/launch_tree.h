@@ -5,9 +5,11 @@
 // complete, and then its tail launches, one after another, are complete too. Launches
 // into one stream of a block (its NULL stream, or a stream it created) start one after
 // another, each once the previous one is complete; fire-and-forget launches start at once.
-// Nobody waits inside a kernel (CDP2 has no device-side synchronisation): a launch only
-// records the child, so a parent's blocks finish and free their stacks while only these
-// small records wait. The host's launch returns when its root grid is complete.
+// CDP2 kernels never wait inside a kernel: a launch only records the child, so a parent's
+// blocks finish and free their stacks while only these small records wait. Kernels of the
+// guide's Appendix D ABI may wait in cudaDeviceSynchronize for what their block launched
+// (BlockLaunches); such a block is suspended meanwhile, never a worker. The host's launch
+// returns when its root grid is complete.
 #pragma once
 
 #include <atomic>
@@ -25,6 +27,7 @@
 namespace cucpu::exec {
 
 class LaunchStream;
+class BlockLaunches;
 
 // One grid of a launch tree; the executor's grid runs derive from it.
 class TreeGrid {
@@ -44,7 +47,8 @@ class TreeGrid {
 
  private:
   friend class LaunchStream;
-  friend void launch_child(TreeGrid&, TreeGrid*, const std::shared_ptr<LaunchStream>&);
+  friend void launch_child(TreeGrid&, TreeGrid*, const std::shared_ptr<LaunchStream>&,
+                           const std::shared_ptr<BlockLaunches>&);
   friend void launch_tail(TreeGrid&, TreeGrid*);
   friend void release(TreeGrid*, std::optional<Error>);
 
@@ -52,6 +56,7 @@ class TreeGrid {
   TreeGrid* root_ = this;
   uint32_t depth_ = 0;
   std::shared_ptr<LaunchStream> stream_;  // the stream that orders it, if any
+  std::shared_ptr<BlockLaunches> block_launches_;  // its launching block's, where that block may wait
   std::atomic<int64_t> outstanding_{1};   // its own blocks, plus each child not complete yet
   std::mutex mutex_;                      // guards the two below
   std::deque<TreeGrid*> tails_;           // tail launches not started yet, in launch order
@@ -110,9 +115,40 @@ class DeviceEvent {
   std::vector<std::pair<uint64_t, std::shared_ptr<LaunchStream>>> waiters_;
 };
 
+// The grids one block launched that are not complete yet: what a cudaDeviceSynchronize of
+// the block's threads waits for (CUDA Programming Guide, Appendix D: "all work launched by
+// the block"). Made by a block whose kernel can synchronise; shared with the grids it
+// launched, so that it outlives the block.
+class BlockLaunches {
+ public:
+  // Whether every grid the block launched is complete.
+  bool complete() const { return incomplete_.load(std::memory_order_acquire) == 0; }
+  // Whether one of them (or what they launched) failed.
+  bool failed() const { return failed_.load(std::memory_order_acquire); }
+
+  // For a block suspended while its threads wait: `resume` runs once every grid it launched
+  // is complete: at once (here, on the caller) when they are now, else on the worker that
+  // completes the last one. Called once per suspension.
+  void resume_when_complete(std::function<void()> resume);
+
+ private:
+  friend void launch_child(TreeGrid&, TreeGrid*, const std::shared_ptr<LaunchStream>&,
+                           const std::shared_ptr<BlockLaunches>&);
+  friend void release(TreeGrid*, std::optional<Error>);
+  void launched() { incomplete_.fetch_add(1, std::memory_order_acq_rel); }
+  void completed(bool failed);
+
+  std::atomic<int64_t> incomplete_{0};
+  std::atomic<bool> failed_{false};
+  std::mutex mutex_;              // guards resume_ and orders it with the last completion
+  std::function<void()> resume_;  // a suspended block's wake-up, until it runs
+};
+
 // `child` is launched by a thread of `parent`: into `stream` (null: fire-and-forget,
-// it starts at once). The parent is not complete until the child is.
-void launch_child(TreeGrid& parent, TreeGrid* child, const std::shared_ptr<LaunchStream>& stream);
+// it starts at once). The parent is not complete until the child is. `launches`: the
+// launching block's record, when that block may wait for the child (null otherwise).
+void launch_child(TreeGrid& parent, TreeGrid* child, const std::shared_ptr<LaunchStream>& stream,
+                  const std::shared_ptr<BlockLaunches>& launches = nullptr);
 
 // `child` is launched into cudaStreamTailLaunch: it starts once `parent` and all its
 // other work are complete, after the tail launches made before it.

@@ -6,9 +6,12 @@
 #include <fmt/format.h>
 
 #include "exec/block_execution.h"
+#include "exec/cluster_runner.h"
 #include "exec/device_calls.h"
 #include "exec/device_runtime.h"
+#include "exec/graph_conditional.h"
 #include "exec/grid.h"
+#include "exec/texture_symbols.h"
 #include "exec/warp_collectives.h"
 #include "exec/warp_step.h"
 #include "ptx/module.h"
@@ -106,6 +109,9 @@ jit::RuntimeSymbols GridExecutor::runtime_symbols() {
   jit::RuntimeSymbols symbols = warp_collective_symbols();
   symbols.merge(warp_step_symbols());
   symbols.merge(device_runtime_symbols());
+  symbols.merge(cluster_symbols());
+  symbols.merge(graph_device_symbols());
+  symbols.merge(texture_symbols());
   symbols.merge(jit::RuntimeSymbols{
       {jit::kBarSync, reinterpret_cast<void*>(&__cucpu_bar_sync)},
       {jit::kBarArrive, reinterpret_cast<void*>(&__cucpu_bar_arrive)},
@@ -119,6 +125,7 @@ jit::RuntimeSymbols GridExecutor::runtime_symbols() {
       {jit::kFree, reinterpret_cast<void*>(&__cucpu_free)},
       {jit::kNanosleep, reinterpret_cast<void*>(&__cucpu_nanosleep)},
       {jit::kMisaligned, reinterpret_cast<void*>(&__cucpu_misaligned)},
+      {jit::kBadCallTarget, reinterpret_cast<void*>(&__cucpu_bad_call_target)},
   });
   return symbols;
 }

@@ -17,6 +17,7 @@ namespace {
 
 constexpr std::size_t kBeyond = std::size_t{1} << 32;  // every 32-bit .shared offset past the end
 constexpr std::size_t kInitialCapacity = 256 * 1024;   // above any GPU's shared memory per block
+constexpr std::size_t kBelowCluster = std::size_t{1} << 31;  // every negative 32-bit .shared::cluster offset
 
 std::size_t page_size() {
   static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
@@ -31,11 +32,16 @@ SharedWindow::~SharedWindow() {
   if (reservation_) munmap(reservation_, reservation_bytes_);
 }
 
-bool SharedWindow::reserve(std::size_t accessible_capacity) {
+uint32_t shared_span(uint32_t bytes) {
+  return static_cast<uint32_t>(round_up(std::size_t{jit::kReservedSharedBytes} + bytes, kSharedWindowAlignment));
+}
+
+bool SharedWindow::reserve(std::size_t accessible_capacity, std::size_t guard_below) {
   if (reservation_) munmap(reservation_, reservation_bytes_);
   reservation_ = nullptr;
   capacity_ = accessible_ = 0;
-  const std::size_t bytes = page_size() + accessible_capacity + kBeyond;
+  guard_below_ = guard_below;
+  const std::size_t bytes = guard_below + accessible_capacity + kBeyond;
   void* memory = mmap(nullptr, bytes, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (memory == MAP_FAILED) return false;
   reservation_ = static_cast<uint8_t*>(memory);
@@ -44,11 +50,16 @@ bool SharedWindow::reserve(std::size_t accessible_capacity) {
   return true;
 }
 
-uint8_t* SharedWindow::place(uint32_t bytes) {
-  const std::size_t window = round_up(std::size_t{jit::kReservedSharedBytes} + bytes, kSharedWindowAlignment);
+uint8_t* SharedWindow::place(uint32_t bytes) { return place_cluster(bytes, 1); }
+
+uint8_t* SharedWindow::place_cluster(uint32_t bytes, uint32_t blocks) {
+  const std::size_t window = std::size_t{shared_span(bytes)} * blocks;
   const std::size_t accessible = round_up(window, page_size());
-  if ((!reservation_ || accessible > capacity_) && !reserve(std::max(accessible, kInitialCapacity))) return nullptr;
-  uint8_t* first = reservation_ + page_size();
+  const std::size_t guard_below = blocks > 1 ? kBelowCluster + page_size() : page_size();
+  if ((!reservation_ || accessible > capacity_ || guard_below > guard_below_) &&
+      !reserve(std::max(accessible, kInitialCapacity), std::max(guard_below, guard_below_)))
+    return nullptr;
+  uint8_t* first = reservation_ + guard_below_;
   if (accessible != accessible_) {
     if (accessible > accessible_ &&
         mprotect(first + accessible_, accessible - accessible_, PROT_READ | PROT_WRITE) != 0)

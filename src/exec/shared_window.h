@@ -6,6 +6,12 @@
 // (kernel_faults.h) turns that into cudaErrorIllegalAddress naming block and thread.
 // Guard pages cost nothing per access, which explicit checks in generated code would; the
 // price is that the last kSharedWindowAlignment - 1 bytes past an unaligned size do not fault.
+//
+// A thread block cluster's blocks share one window: their shared memory lies side by side,
+// shared_span(bytes) apart, rank 0 first, so that distributed shared memory is plain
+// address arithmetic (jit/lower_cluster.cpp). A .shared::cluster address is a signed
+// 32-bit offset from a block's own base, so such windows also have 2 GiB of inaccessible
+// reservation below them: any such address outside the cluster's blocks faults.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +22,9 @@ namespace cucpu::exec {
 // The base alignment the shared layout assumes (jit/lay_out_shared_memory.cpp: .shared
 // alignments are at most 16; a cache line besides).
 constexpr std::size_t kSharedWindowAlignment = 64;
+
+// The bytes one block takes in a window: its reserved shared memory, its own bytes, aligned.
+uint32_t shared_span(uint32_t bytes);
 
 class SharedWindow {
  public:
@@ -29,15 +38,19 @@ class SharedWindow {
   // shared memory (jit::kReservedSharedBytes), where the returned base points: the block's
   // own bytes follow it, as the JIT's .shared offsets expect. Contents undefined, as CUDA's.
   uint8_t* place(uint32_t bytes);
+  // A window for `blocks` blocks of `bytes` each, shared_span(bytes) apart: the base of the
+  // first (rank 0). Null when the address space cannot be had.
+  uint8_t* place_cluster(uint32_t bytes, uint32_t blocks);
 
   // Whether `address` lies in the reservation around the window: a fault there is a shared
   // memory access out of range. `offset` receives the address's offset from the base.
   bool holds(uintptr_t address, int64_t& offset) const;
 
  private:
-  bool reserve(std::size_t accessible_capacity);
+  bool reserve(std::size_t accessible_capacity, std::size_t guard_below);
 
-  uint8_t* reservation_ = nullptr;  // guard page, accessible pages, 4 GiB inaccessible
+  uint8_t* reservation_ = nullptr;  // guard below, accessible pages, 4 GiB inaccessible
+  std::size_t guard_below_ = 0;     // one page, or 2 GiB and a page for clusters
   std::size_t reservation_bytes_ = 0;
   std::size_t capacity_ = 0;    // the most accessible bytes the reservation can hold
   std::size_t accessible_ = 0;  // accessible bytes now, after the leading guard page

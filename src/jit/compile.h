@@ -33,6 +33,13 @@ struct KernelInfo {
   uint32_t max_threads_per_block = 1024;  // from .maxntid/.reqntid, else the device limit
   uint32_t reqntid[3] = {0, 0, 0};
   bool uses_barriers = false;        // calls a runtime function that waits for other threads
+  // Thread block clusters: .reqnctapercluster (0s: none; __cluster_dims__), .explicitcluster,
+  // .maxclusterrank (0: none), and whether anything it reaches waits at barrier.cluster (its
+  // blocks then run as clusters even where the launch gives none: 1x1x1 clusters).
+  uint32_t cluster_dims[3] = {0, 0, 0};
+  bool explicit_cluster = false;
+  uint32_t max_cluster_rank = 0;
+  bool waits_for_cluster = false;
   KernelEntry entry = nullptr;
 };
 

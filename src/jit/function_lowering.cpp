@@ -146,6 +146,9 @@ llvm::Value* FunctionLowering::read(const ptx::Operand& op, ptx::Type type) {
       return immediate(*this, op, type);
     case ptx::Operand::Kind::SpecialRegister: {
       llvm::Value* v = special_register(op.sreg, op.component);
+      // %is_explicit_cluster is a predicate (PTX ISA 10.x), read with mov.pred.
+      if (type == ptx::Type::Pred && op.sreg == ptx::SpecialRegister::IsExplicitCluster)
+        return b.CreateICmpNE(v, b.getInt32(0));
       if (type == ptx::Type::Pred || ptx::is_float(type)) {
         fail("special register read as a non-integer");
         return llvm::PoisonValue::get(want);
@@ -293,6 +296,10 @@ llvm::Value* FunctionLowering::address(const ptx::Operand& op, ptx::StateSpace s
     fail("address register is neither 32 nor 64 bits");
     return llvm::PoisonValue::get(ptr_type());
   }
+  // A .shared::cluster address is a signed offset from the thread's own window: lower
+  // ranks' shared memory lies below it (kernel_abi.h, ThreadContext::shared_stride).
+  if (space == ptx::StateSpace::SharedCluster)
+    return byte_offset(b.CreateGEP(b.getInt8Ty(), shared_base, resize_int(resize_int(v, 32, false), 64, true)), offset);
   if (shared_window) return byte_offset(b.CreateGEP(b.getInt8Ty(), shared_base, resize_int(v, 64, false)), offset);
   if (space == ptx::StateSpace::Local && bits == 32) {
     return local_address_from_32_bits(*this, b.CreateAdd(v, b.getInt32(static_cast<uint32_t>(offset))));
@@ -345,8 +352,28 @@ llvm::Value* FunctionLowering::special_register(ptx::SpecialRegister sreg, unsig
       return load_context_u32(offsetof(ThreadContext, dynamic_smem_size));
     case S::TotalSmemSize:
       return load_context_u32(offsetof(ThreadContext, total_smem_size));
+    case S::AggrSmemSize:
+      return load_context_u32(offsetof(ThreadContext, aggr_smem_size));
     case S::WarpSize:
       return b.getInt32(32);
+    case S::Gridid:
+      return load_context_u64(offsetof(ThreadContext, gridid));
+    case S::CurrentGraphExec:
+      return load_context_u64(offsetof(ThreadContext, graph_exec));
+    case S::ClusterCtaid:
+      return vector_field(offsetof(ThreadContext, cluster_ctaid));
+    case S::ClusterNctaid:
+      return vector_field(offsetof(ThreadContext, cluster_nctaid));
+    case S::ClusterId:
+      return vector_field(offsetof(ThreadContext, clusterid));
+    case S::Nclusterid:
+      return vector_field(offsetof(ThreadContext, nclusterid));
+    case S::ClusterCtarank:
+      return load_context_u32(offsetof(ThreadContext, cluster_ctarank));
+    case S::ClusterNctarank:
+      return load_context_u32(offsetof(ThreadContext, cluster_nctarank));
+    case S::IsExplicitCluster:
+      return load_context_u32(offsetof(ThreadContext, is_explicit_cluster));
     case S::ReservedSmemOffsetBegin:  // the reserved shared memory's layout, as an H100 reads it
     case S::ReservedSmemOffset0:      // (kernel_abi.h kReservedSharedBytes)
     case S::ReservedSmemOffset1:
@@ -398,6 +425,11 @@ llvm::Value* FunctionLowering::special_register(ptx::SpecialRegister sreg, unsig
 }
 
 // --- shared helpers ---------------------------------------------------------------
+
+void FunctionLowering::emit_return() {
+  for (const auto& [reg, caller_memory] : register_returns) b.CreateStore(read_register_bits(reg), caller_memory);
+  b.CreateRetVoid();
+}
 
 llvm::Value* FunctionLowering::flush_subnormal(llvm::Value* v) {
   if (!v->getType()->isFloatTy()) return v;

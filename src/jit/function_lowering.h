@@ -39,6 +39,8 @@ struct ModuleLowering {
   std::map<const ptx::Variable*, llvm::GlobalVariable*> function_statics;  // .global/.const in a body
   std::map<std::string, const ptx::Function*> ptx_functions;
   std::map<std::string, llvm::Function*> functions;  // defined functions by PTX name
+  std::vector<const ptx::Function*> address_taken;   // the .func an indirect call may reach
+  bool func_exits = false;  // some .func executes exit: calls check ThreadContext::exited
   std::vector<KernelInfo> kernels;                   // filled by translate_module
 };
 
@@ -72,6 +74,9 @@ class FunctionLowering {
   const ptx::Instruction* current = nullptr;
   bool waits_for_other_threads = false;  // calls bar.sync / redux.sync / ...
   std::vector<const ptx::Function*> callees;
+  // The .reg return values of a .func: each register and the caller's memory that ret
+  // copies it to (.reg parameters are copied in at entry: translate_function.cpp).
+  std::vector<std::pair<uint32_t, llvm::Value*>> register_returns;
 
   // Records the first error (naming the current instruction and its line).
   void fail(const std::string& why);
@@ -120,6 +125,7 @@ class FunctionLowering {
   llvm::FunctionCallee runtime_function(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Type*> params);
   llvm::Value* load_context_u32(size_t offset);
   llvm::Value* load_context_u64(size_t offset);
+  void emit_return();  // ret: hands the .reg return values to the caller, then returns
   std::string describe(const ptx::Instruction& inst) const;  // "add.s32"
 
  private:
@@ -128,6 +134,9 @@ class FunctionLowering {
 
 // One family of instructions each; a lowering returns false when it does not handle
 // the opcode (the translator then reports it as unsupported).
+// barrier.cluster mapa getctarank isspacep, cvta with .shared::cluster (takes these before
+// lower_data_movement and lower_synchronization).
+bool lower_cluster(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_integer_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_bit_manipulation(FunctionLowering& fl, const ptx::Instruction& inst);
@@ -147,6 +156,8 @@ bool lower_narrow_float(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_async_copy(FunctionLowering& fl, const ptx::Instruction& inst);
 // wmma, mma, ldmatrix, stmatrix, movmatrix.
 bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst);
+// tex, tld4, txq, suld, sust, suq with object handles (lower_texture.cpp).
+bool lower_texture(FunctionLowering& fl, const ptx::Instruction& inst);
 
 struct CallSite;
 // A call of a device runtime extern (__cudaCDP2*, kernel_abi.h kDeviceRuntimeFunctions);
@@ -161,9 +172,11 @@ RuntimeSymbols half_precision_helper_symbols();  // __cucpu_jit_narrow (lower_ha
 RuntimeSymbols mbarrier_helper_symbols();        // __cucpu_jit_mbarrier_* (mbarrier_helpers.cpp)
 RuntimeSymbols tensor_core_helper_symbols();     // __cucpu_jit_wmma_*, __cucpu_jit_mma (tensor_core_helpers.cpp)
 RuntimeSymbols narrow_float_helper_symbols();    // fp8/fp6/fp4 conversions (lower_narrow_float.cpp)
+RuntimeSymbols special_function_helper_symbols(); // MUFU models (special_function_unit.cpp)
 
-// The LLVM signature of a .func: void(ThreadContext*, one pointer per `.param` return,
-// one per `.param` parameter), each pointing at the caller's parameter memory.
+// The LLVM signature of a .func: void(ThreadContext*, one pointer per return value, one
+// per parameter), each pointing at the caller's parameter memory (.param or .reg alike),
+// for direct and indirect calls.
 llvm::FunctionType* ptx_function_type(llvm::LLVMContext& context, const ptx::Function& function);
 
 }  // namespace cucpu::jit

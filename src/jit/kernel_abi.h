@@ -39,13 +39,35 @@ struct ThreadContext {
   uint32_t nsmid;
   uint32_t dynamic_smem_size;
   uint32_t total_smem_size;
-  uint32_t reserved;
+  uint32_t param_bytes;   // the size of the parameter buffer: isspacep.param
   uint8_t* shared_base;   // the block's shared memory: .shared address 0 is here
   const uint8_t* params;  // the kernel's parameter buffer (layout: KernelInfo::params)
   void* executor;         // opaque to generated code: the executor's per-thread state
   // The grid-sync workspace of a cooperative launch (cooperative groups' grid_workspace:
   // u32 size, u32 barrier counter), 0 otherwise: %envreg1 is its high half, %envreg2 the low.
   uint64_t grid_workspace;
+  // Thread block clusters (PTX ISA 10.x, CUDA Programming Guide "Thread Block Clusters");
+  // without a cluster launch every block is a 1x1x1 cluster of its own.
+  uint32_t cluster_ctaid[3];   // the block's position in its cluster
+  uint32_t cluster_nctaid[3];  // the cluster's shape
+  uint32_t clusterid[3];       // the cluster's position in the grid
+  uint32_t nclusterid[3];      // clusters per grid dimension
+  uint32_t cluster_ctarank;
+  uint32_t cluster_nctarank;
+  uint32_t is_explicit_cluster;
+  // The ranks' shared memory lies side by side, shared_stride bytes apart, rank 0 first:
+  // a .shared::cluster address is a signed 32-bit offset from the thread's own
+  // shared_base, so a .shared::cta address is one too (PTX ISA 5.1.6.1).
+  uint32_t shared_stride;
+  void* cluster;  // opaque to generated code: the executor's cluster (null for a lone block)
+  uint64_t gridid;      // %gridid: the launch's number, counted from 1 per process
+  uint64_t graph_exec;  // %current_graph_exec: the cudaGraphExec_t whose node launched the grid, or 0
+  // Set by exit inside a .func: the thread has ended, so every caller up to the kernel
+  // returns at once (lower_control_flow.cpp). 0 when the thread starts.
+  uint32_t exited;
+  // %aggr_smem_size: the reserved shared memory and the block's static and dynamic bytes,
+  // not rounded as %total_smem_size is (an H100 reads 45024 for 1024 + 4000 + 40000).
+  uint32_t aggr_smem_size;
 };
 
 using KernelEntry = void (*)(ThreadContext*);
@@ -79,6 +101,11 @@ using KernelEntry = void (*)(ThreadContext*);
 //                              void (*step)(void* const* lanes, uint32_t members), uint32_t operation)
 //              the member lanes meet; `step` runs once with every member's lane_data (the
 //              others null); lanes meet only at the same operation (tensor-core instructions)
+// Thread block clusters (lower_cluster.cpp, exec/cluster_runner.cpp):
+//   void     __cucpu_cluster_arrive(ThreadContext*)   barrier.cluster.arrive (any form)
+//   void     __cucpu_cluster_wait(ThreadContext*)     barrier.cluster.wait: until every non-exited
+//                                                      thread of the cluster has arrived
+//   uint32_t __cucpu_is_local(ThreadContext*, uint64_t address)  isspacep.local: on the thread's stack
 // Device library externs (lower_control_flow.cpp, exec/device_calls.cpp):
 //   int32_t  __cucpu_vprintf(ThreadContext*, const char* format, const uint8_t* args)
 //              returns the number of arguments the format consumed
@@ -90,9 +117,13 @@ using KernelEntry = void (*)(ThreadContext*);
 //   void     __cucpu_nanosleep(ThreadContext*, uint32_t nanoseconds)   nanosleep.u32: a yield point
 //   void     __cucpu_misaligned(ThreadContext*, const void* address, uint32_t bytes)
 //              an ld/st whose address is not a multiple of its size: never returns
+//   void     __cucpu_bad_call_target(ThreadContext*, const void* target)
+//              an indirect call through an address that is no callable .func: never returns
 // Device runtime (dynamic parallelism; lower_device_runtime_call.cpp, exec/device_runtime.cpp):
 // a call of the extern NAME of cuda_device_runtime_api.h listed in kDeviceRuntimeFunctions
-// calls the runtime function kDeviceRuntimePrefix + NAME, all with one signature:
+// (the __cudaCDP2* names nvcc 13 emits, and the plain names of the guide's Appendix D ABI
+// it emits for sm < 90 with -DCUDA_FORCE_CDP1_IF_SUPPORTED) calls the runtime function
+// kDeviceRuntimePrefix + NAME, all with one signature:
 //   void     __cucpu_devrt.NAME(ThreadContext*, void* const* args, void* result)
 //              args[i] points at the i-th argument's .param memory, result at the return
 //              .param (null when the function returns nothing)
@@ -111,6 +142,10 @@ constexpr const char* kBarWarpSync = "__cucpu_bar_warp_sync";
 constexpr const char* kElectSync = "__cucpu_elect_sync";
 constexpr const char* kWarpStep = "__cucpu_warp_step";
 
+constexpr const char* kClusterArrive = "__cucpu_cluster_arrive";
+constexpr const char* kClusterWait = "__cucpu_cluster_wait";
+constexpr const char* kIsLocal = "__cucpu_is_local";
+
 constexpr const char* kVprintf = "__cucpu_vprintf";
 constexpr const char* kAssertFail = "__cucpu_assertfail";
 constexpr const char* kTrap = "__cucpu_trap";
@@ -118,6 +153,7 @@ constexpr const char* kMalloc = "__cucpu_malloc";
 constexpr const char* kFree = "__cucpu_free";
 constexpr const char* kNanosleep = "__cucpu_nanosleep";
 constexpr const char* kMisaligned = "__cucpu_misaligned";
+constexpr const char* kBadCallTarget = "__cucpu_bad_call_target";
 
 constexpr const char* kDeviceRuntimePrefix = "__cucpu_devrt.";
 constexpr const char* kDeviceRuntimeFunctions[] = {
@@ -147,6 +183,46 @@ constexpr const char* kDeviceRuntimeFunctions[] = {
     "__cudaCDP2MemcpyAsync_ptsz",
     "__cudaCDP2MemsetAsync",
     "__cudaCDP2MemsetAsync_ptsz",
+    // The Appendix D ABI: parameter buffers, launches, device-side synchronisation.
+    "cudaGetParameterBuffer",
+    "cudaGetParameterBufferV2",
+    "cudaLaunchDevice",
+    "cudaLaunchDevice_ptsz",
+    "cudaLaunchDeviceV2",
+    "cudaLaunchDeviceV2_ptsz",
+    "cudaDeviceSynchronize",
+    // Its names of the calls CDP2 names __cudaCDP2*.
+    "cudaGetLastError",
+    "cudaPeekAtLastError",
+    "cudaGetErrorName",
+    "cudaGetErrorString",
+    "cudaDeviceGetLimit",
+    "cudaGetDevice",
+    "cudaRuntimeGetVersion",
+    "cudaStreamCreateWithFlags",
+    "cudaStreamDestroy",
+    "cudaEventCreateWithFlags",
+    "cudaEventRecord",
+    "cudaEventRecord_ptsz",
+    "cudaEventRecordWithFlags",
+    "cudaEventRecordWithFlags_ptsz",
+    "cudaStreamWaitEvent",
+    "cudaStreamWaitEvent_ptsz",
+    "cudaEventDestroy",
+    "cudaMalloc",
+    "cudaFree",
+    "cudaMemcpyAsync",
+    "cudaMemcpyAsync_ptsz",
+    "cudaMemsetAsync",
+    "cudaMemsetAsync_ptsz",
 };
+// Device-side graph calls of cuda_device_runtime_api.h, lowered as the device runtime's
+// functions are (same ABI and prefix), defined by exec/graph_conditional.cpp.
+constexpr const char* kGraphDeviceFunctions[] = {
+    "cudaGraphSetConditional",
+};
+// The device runtime function that waits for other threads (the grids its block launched):
+// a kernel that can call it runs its blocks as fibers, which can be suspended.
+constexpr const char* kDeviceSynchronize = "cudaDeviceSynchronize";
 
 }  // namespace cucpu::jit

@@ -80,6 +80,7 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
   add(mbarrier_helper_symbols());
   add(tensor_core_helper_symbols());
   add(narrow_float_helper_symbols());
+  add(special_function_helper_symbols());
   llvm::orc::JITDylib& library = lljit.getMainJITDylib();
   if (auto error = library.define(llvm::orc::absoluteSymbols(std::move(symbols)))) return jit_error(std::move(error));
   auto process =

@@ -1,6 +1,7 @@
 // Data movement: mov (values, special registers, symbol addresses, vector pack and
 // unpack), ld/ldu/st in every state space with .v2/.v4, cvta between generic and
-// specific addresses, and the cache hints that have no effect on a CPU (prefetch).
+// specific addresses, and the cache hints that have no effect on a CPU (prefetch,
+// createpolicy).
 //
 // Narrow loads widen into the destination register by the signedness of the
 // instruction type (ld.s8 sign-extends, ld.u8 zero-extends: PTX ISA 9.7.9.8); narrow
@@ -33,6 +34,7 @@ ptx::Type bits_type(unsigned bits) {
 llvm::AtomicOrdering ordering_of(ptx::Semantics sem) {
   switch (sem) {
     case ptx::Semantics::Relaxed:
+    case ptx::Semantics::MmioRelaxed:  // .mmio: also volatile (performed exactly once)
       return llvm::AtomicOrdering::Monotonic;
     case ptx::Semantics::Acquire:
       return llvm::AtomicOrdering::Acquire;
@@ -131,7 +133,7 @@ void lower_load_or_store(FunctionLowering& fl, const ptx::Instruction& inst) {
   check_alignment(fl, base, inst.q.space, uint64_t{bits / 8} * values.size());
   llvm::AtomicOrdering order = ordering_of(inst.q.sem);
   bool atomic = order != llvm::AtomicOrdering::NotAtomic && values.size() == 1;
-  bool is_volatile = inst.q.sem == ptx::Semantics::Volatile;
+  bool is_volatile = inst.q.sem == ptx::Semantics::Volatile || inst.q.sem == ptx::Semantics::MmioRelaxed;
   for (size_t i = 0; i < values.size(); ++i) {
     llvm::Value* p = i == 0 ? base : b.CreateGEP(b.getInt8Ty(), base, b.getInt64(i * bits / 8));
     if (is_store) {
@@ -183,6 +185,23 @@ void lower_cvta(FunctionLowering& fl, const ptx::Instruction& inst) {
   fl.write(inst.operands[0], type, fl.resize_int(v, bits, false));
 }
 
+// createpolicy.fractional.L2::priority{.L2::secondary}.b64 d{, fraction} (or d, [a],
+// primary-size, total-size) and createpolicy.cvt.L2.b64 d, access-property (PTX ISA 9.0
+// "createpolicy"): d is an opaque cache policy whose only use is as the operand of
+// .L2::cache_hint, which the parser drops with the hint. A CPU has no L2 policy to
+// make: d is 0.
+void lower_createpolicy(FunctionLowering& fl, const ptx::Instruction& inst) {
+  if (inst.q.operation != ptx::Operation::Fractional && inst.q.operation != ptx::Operation::Convert) {
+    fl.fail("createpolicy needs .fractional or .cvt");
+    return;
+  }
+  if (inst.operands.empty() || (inst.q.type != ptx::Type::None && inst.q.type != ptx::Type::B64)) {
+    fl.fail("createpolicy writes one .b64 policy");
+    return;
+  }
+  fl.write(inst.operands[0], ptx::Type::B64, fl.b.getInt64(0));
+}
+
 }  // namespace
 
 bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst) {
@@ -201,6 +220,9 @@ bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst) {
     case ptx::Opcode::Prefetch:
     case ptx::Opcode::Prefetchu:
       return true;  // a cache hint: nothing to do on a CPU
+    case ptx::Opcode::Createpolicy:
+      lower_createpolicy(fl, inst);
+      return true;
     default:
       return false;
   }

@@ -1,8 +1,10 @@
 // Calls of the device runtime's externs (CUDA Programming Guide "CUDA Dynamic
 // Parallelism"): the __cudaCDP2* functions of cuda_device_runtime_api.h that nvcc 13
 // emits for a `<<<>>>` launch in device code, cudaGetLastError and the other device-side
-// runtime calls. NVIDIA's libcudadevrt is not linked in (ptx/link.cpp leaves it out), so
-// each becomes a call of the executor's "__cucpu_devrt.NAME" with one generic ABI
+// runtime calls, and the plain names of the guide's Appendix D ABI (cudaLaunchDeviceV2,
+// cudaDeviceSynchronize, ...) that it emits with -DCUDA_FORCE_CDP1_IF_SUPPORTED. NVIDIA's
+// libcudadevrt is not linked in (ptx/link.cpp leaves it out), so each becomes a call of
+// the executor's "__cucpu_devrt.NAME" with one generic ABI
 // (kernel_abi.h): void(ThreadContext*, void* const* args, void* result), where args[i]
 // points at the i-th argument's .param memory, laid out as the extern's PTX declaration
 // says, and result at the return .param. One ABI for all of them keeps this file free of
@@ -21,8 +23,9 @@ namespace cucpu::jit {
 namespace {
 
 bool is_device_runtime_function(const std::string& name) {
-  return std::any_of(std::begin(kDeviceRuntimeFunctions), std::end(kDeviceRuntimeFunctions),
-                     [&](const char* known) { return name == known; });
+  auto named = [&](const char* known) { return name == known; };
+  return std::any_of(std::begin(kDeviceRuntimeFunctions), std::end(kDeviceRuntimeFunctions), named) ||
+         std::any_of(std::begin(kGraphDeviceFunctions), std::end(kGraphDeviceFunctions), named);
 }
 
 // The address of a .param variable of this frame, or null when `op` is not one.
@@ -75,6 +78,9 @@ bool lower_device_runtime_call(FunctionLowering& fl, const CallSite& site, const
     }
   }
   if (fl.failed()) return true;
+  // cudaDeviceSynchronize waits for other threads, those of the grids the block launched:
+  // the kernel's blocks must run as fibers, so that a waiting block can be suspended.
+  if (callee.name == kDeviceSynchronize) fl.waits_for_other_threads = true;
   const std::string symbol = std::string(kDeviceRuntimePrefix) + callee.name;
   b.CreateCall(fl.runtime_function(symbol.c_str(), b.getVoidTy(), {ptr, ptr, ptr}), {fl.thread_context, args, result});
   return true;

@@ -1,5 +1,7 @@
 // Floating-point arithmetic on .f32/.f64: add/sub/mul/mad/fma/div with the rounding
 // modifiers, neg/abs/min/max, sqrt/rcp/rsqrt, the .approx transcendentals and copysign.
+// rsqrt.approx is the H100's MUFU.RSQ model (special_function_unit.h); the other .approx
+// functions are the host's correctly rounded or libm results, within the PTX ISA's bounds.
 //
 // .rn (and no modifier) is the host's IEEE arithmetic, which is correctly rounded and,
 // on x86-64, true single precision. .rz/.rm/.rp call helpers that switch the host
@@ -169,9 +171,13 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
     case ptx::Opcode::Rcp:
       result = directed ? call_rounding_helper(fl, "div", mods.mode, {one, x}) : b.CreateFDiv(one, x);
       break;
-    case ptx::Opcode::Rsqrt:
-      result = b.CreateFDiv(one, b.CreateUnaryIntrinsic(llvm::Intrinsic::sqrt, x));
+    case ptx::Opcode::Rsqrt: {  // the H100's MUFU.RSQ, bit for bit (special_function_unit.cpp)
+      const char* name = t->isFloatTy() ? "__cucpu_jit_rsqrt_approx_f32"
+                         : inst.q.ftz   ? "__cucpu_jit_rsqrt_approx_ftz_f64"
+                                        : "__cucpu_jit_rsqrt_approx_f64";
+      result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
       break;
+    }
     case ptx::Opcode::Ex2:
       result = b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, x);
       break;

@@ -2,7 +2,7 @@
 // thread count) and redux.sync call the executor's runtime functions (kernel_abi.h),
 // which park the calling thread until the others arrive (.arrive only counts itself); membar and fence become full
 // fences (stronger than any PTX scope asks for); nanosleep yields to the other threads;
-// griddepcontrol needs no code (see below).
+// griddepcontrol and pmevent need no code (see below).
 #include <fmt/format.h>
 
 #include "jit/function_lowering.h"
@@ -135,6 +135,10 @@ bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst) {
     // completed and its writes are visible (a valid schedule: the trigger only permits an
     // earlier start), so the trigger has nothing to release and the wait nothing to wait for.
     case ptx::Opcode::Griddepcontrol:
+      return true;
+    // pmevent a / pmevent.mask m: signals performance-monitor events to a profiler
+    // (PTX ISA 9.0 "pmevent"); there is none to count them.
+    case ptx::Opcode::Pmevent:
       return true;
     default:
       return false;

@@ -18,12 +18,13 @@ namespace {
 
 using LowerFamily = bool (*)(FunctionLowering&, const ptx::Instruction&);
 constexpr LowerFamily kFamilies[] = {
+    lower_cluster,  // barrier.cluster, cvta.shared::cluster: before lower_synchronization and lower_data_movement
     lower_control_flow,     lower_data_movement,    lower_integer_arithmetic,
     lower_bit_manipulation, lower_narrow_float,     // cvt with fp8/fp6/fp4/ue8m0 pairs, before the half family
     lower_half_precision,                           // before the f32/f64, compare and cvt families
     lower_float_arithmetic, lower_comparison,       lower_conversion,
     lower_atomics,          lower_warp_collectives, lower_synchronization,
-    lower_async_copy,       lower_tensor_core,
+    lower_async_copy,       lower_tensor_core,      lower_texture,
 };
 
 bool terminated(FunctionLowering& fl) { return fl.b.GetInsertBlock()->getTerminator() != nullptr; }
@@ -60,9 +61,23 @@ void bind_parameters(FunctionLowering& fl, const std::vector<ParamSlot>* kernel_
     return;
   }
   unsigned arg = 1;
-  auto bind = [&](const ptx::Parameter& p) {
-    if (p.space != ptx::StateSpace::Param) {
-      fl.fail(fmt::format(".reg parameter {} is not supported yet", p.name));
+  auto bind = [&](const ptx::Parameter& p, bool is_return) {
+    if (p.space == ptx::StateSpace::Reg) {
+      // A .reg parameter is a register of the body (the parser declared it first):
+      // copied in from the caller's memory here, copied out at ret (emit_return).
+      llvm::Value* caller_memory = fl.llvm_fn->getArg(arg++);
+      caller_memory->setName(p.name);
+      uint32_t reg = 0;
+      while (reg < fl.fn.registers.size() && fl.fn.registers[reg].name != p.name) ++reg;
+      if (reg == fl.fn.registers.size()) {
+        fl.fail(fmt::format(".reg parameter {} has no register", p.name));
+        return;
+      }
+      if (is_return) {
+        fl.register_returns.emplace_back(reg, caller_memory);
+      } else {
+        fl.write_register_bits(reg, b.CreateLoad(fl.int_type(fl.register_bits(reg)), caller_memory));
+      }
       return;
     }
     SymbolBinding s;
@@ -72,8 +87,8 @@ void bind_parameters(FunctionLowering& fl, const std::vector<ParamSlot>* kernel_
     s.address->setName(p.name);
     fl.symbols[p.name] = s;
   };
-  for (const ptx::Parameter& p : fl.fn.returns) bind(p);
-  for (const ptx::Parameter& p : fl.fn.params) bind(p);
+  for (const ptx::Parameter& p : fl.fn.returns) bind(p, true);
+  for (const ptx::Parameter& p : fl.fn.params) bind(p, false);
 }
 
 // .local variables and the .param variables of call sequences live in the frame.
@@ -109,7 +124,8 @@ bool may_wait_on_memory(const ptx::Instruction& inst) {
       return inst.q.operation == ptx::Operation::TestWait;
     case ptx::Opcode::Ld:
       return inst.q.sem == ptx::Semantics::Volatile || inst.q.sem == ptx::Semantics::Relaxed ||
-             inst.q.sem == ptx::Semantics::Acquire || inst.q.sem == ptx::Semantics::SeqCst;
+             inst.q.sem == ptx::Semantics::MmioRelaxed || inst.q.sem == ptx::Semantics::Acquire ||
+             inst.q.sem == ptx::Semantics::SeqCst;
     default:
       return false;
   }
@@ -246,7 +262,7 @@ Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Func
     if (fl.failed()) return fl.error();
   }
   fl.current = nullptr;
-  if (!terminated(fl)) b.CreateRetVoid();  // falling off the end returns
+  if (!terminated(fl)) fl.emit_return();  // falling off the end returns
   for (llvm::BasicBlock& block : *llvm_function) {
     if (block.getTerminator() == nullptr) {
       b.SetInsertPoint(&block);

@@ -46,15 +46,18 @@ llvm::GlobalVariable* create_storage(llvm::Module& module, const ptx::Variable& 
   return g;
 }
 
-// The initializer: the bytes, with pointer-sized address entries spliced in.
-Result<void> initialize(ModuleLowering& m, const ptx::Variable& v, llvm::GlobalVariable* g) {
+// The initializer: the bytes, with pointer-sized address entries spliced in. An address
+// fills a 64-bit element, or eight elements of a byte array (nvcc's .b8 image of a struct
+// holding pointers writes it as the byte masks 0xFF(sym) ... 0xFF00000000000000(sym)).
+// Returns the variable's global, which is a new one when addresses changed its type.
+Result<llvm::GlobalVariable*> initialize(ModuleLowering& m, const ptx::Variable& v, llvm::GlobalVariable* g) {
   llvm::LLVMContext& c = *m.context;
   uint64_t size = v.size_bytes();
   std::vector<uint8_t> bytes = v.init;
   bytes.resize(size, 0);
   if (v.address_inits.empty()) {
     g->setInitializer(llvm::ConstantDataArray::get(c, llvm::ArrayRef<uint8_t>(bytes)));
-    return {};
+    return g;
   }
   std::vector<ptx::Variable::AddressInit> entries = v.address_inits;
   std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.offset < b.offset; });
@@ -67,7 +70,8 @@ Result<void> initialize(ModuleLowering& m, const ptx::Variable& v, llvm::GlobalV
     }
   };
   for (const auto& e : entries) {
-    if (e.offset < at || e.offset + 8 > size || v.element_bytes() < 8) {
+    const bool fills_element = v.element_bytes() >= 8 || v.element_bytes() == 1;
+    if (e.offset < at || e.offset + 8 > size || !fills_element) {
       return invalid(fmt::format("line {}: address initializer of {} must fill a 64-bit element", v.pos.line, v.name));
     }
     raw(at, e.offset);
@@ -92,10 +96,7 @@ Result<void> initialize(ModuleLowering& m, const ptx::Variable& v, llvm::GlobalV
   replacement->takeName(g);
   g->replaceAllUsesWith(replacement);
   g->eraseFromParent();
-  for (auto& [name, global] : m.globals) {
-    if (global == g) global = replacement;
-  }
-  return {};
+  return replacement;
 }
 
 Result<void> create_variables(ModuleLowering& m, std::vector<GlobalInfo>& infos) {
@@ -134,18 +135,57 @@ Result<void> initialize_variables(ModuleLowering& m) {
   for (const ptx::Variable& v : m.ptx->variables) {
     auto it = m.globals.find(v.name);
     if (it == m.globals.end()) continue;
-    if (auto r = initialize(m, v, it->second); !r) return r;
+    auto global = initialize(m, v, it->second);
+    if (!global) return global.error();
+    it->second = *global;
   }
   for (auto& [v, g] : m.function_statics) {
-    if (!v->address_inits.empty()) {
-      return invalid(
-          fmt::format("line {}: address initializer in a function-scope variable is not supported yet", v->pos.line));
-    }
-    std::vector<uint8_t> bytes = v->init;
-    bytes.resize(v->size_bytes(), 0);
-    g->setInitializer(llvm::ConstantDataArray::get(*m.context, llvm::ArrayRef<uint8_t>(bytes)));
+    auto global = initialize(m, *v, g);
+    if (!global) return global.error();
+    g = *global;
   }
   return {};
+}
+
+// The .func whose address the module takes (an operand other than a call's callee, or an
+// address initializer): the only functions an indirect call may reach.
+void find_address_taken_functions(ModuleLowering& m) {
+  std::set<std::string> names;
+  auto visit = [&](const ptx::Operand& op, auto& self) -> void {
+    if (op.kind == ptx::Operand::Kind::Symbol) names.insert(op.name);
+    for (const ptx::Operand& element : op.elements) self(element, self);
+  };
+  auto visit_initializers = [&](const ptx::Variable& v) {
+    for (const ptx::Variable::AddressInit& init : v.address_inits) names.insert(init.symbol);
+  };
+  for (const ptx::Variable& v : m.ptx->variables) visit_initializers(v);
+  for (const ptx::Function& f : m.ptx->functions) {
+    for (const ptx::Variable& v : f.locals) visit_initializers(v);
+    for (const ptx::Statement& s : f.body) {
+      if (s.kind != ptx::Statement::Kind::Instruction) continue;
+      const ptx::Instruction& inst = s.instruction;
+      for (size_t i = 0; i < inst.operands.size(); ++i) {
+        if (inst.opcode == ptx::Opcode::Call && i == 1) continue;  // the callee of a call
+        visit(inst.operands[i], visit);
+      }
+    }
+  }
+  for (const ptx::Function& f : m.ptx->functions) {
+    if (f.is_entry || m.ptx_functions[f.name] != &f || !m.functions.count(f.name) || !names.count(f.name)) continue;
+    m.address_taken.push_back(&f);
+  }
+}
+
+// Whether any .func of the module executes exit (then every call checks whether the
+// thread ended inside it: lower_control_flow.cpp).
+bool find_exit_in_func(const ptx::Module& ptx) {
+  for (const ptx::Function& f : ptx.functions) {
+    if (f.is_entry) continue;
+    for (const ptx::Statement& s : f.body) {
+      if (s.kind == ptx::Statement::Kind::Instruction && s.instruction.opcode == ptx::Opcode::Exit) return true;
+    }
+  }
+  return false;
 }
 
 // Declares one LLVM function per defined PTX function; declarations without a body
@@ -182,6 +222,8 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
 
   if (auto r = create_variables(m, out.globals); !r) return r.error();
   declare_functions(m);
+  find_address_taken_functions(m);
+  m.func_exits = find_exit_in_func(ptx);
   if (auto r = initialize_variables(m); !r) return r.error();
 
   std::map<const ptx::Function*, FunctionFacts> facts;
@@ -206,6 +248,9 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
     }
     const ptx::Directives& d = f.directives;
     for (int i = 0; i < 3; ++i) info.reqntid[i] = d.reqntid[i];
+    for (int i = 0; i < 3; ++i) info.cluster_dims[i] = d.reqnctapercluster[i];
+    info.explicit_cluster = d.explicitcluster;
+    info.max_cluster_rank = d.maxclusterrank;
     auto product = [](const uint32_t(&n)[3]) { return std::max(n[0], 1u) * std::max(n[1], 1u) * std::max(n[2], 1u); };
     if (d.reqntid[0] != 0) {
       info.max_threads_per_block = product(d.reqntid);
@@ -226,6 +271,7 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
       k.uses_barriers = facts[f].waits_for_other_threads;
       for (const ptx::Function* g : facts[f].callees) work.push_back(g);
     }
+    k.waits_for_cluster = reaches_cluster_barrier(*m.ptx_functions.at(k.name), facts);
   }
 
   std::string problems;

@@ -5,6 +5,7 @@
 #include <llvm/IR/LLVMContext.h>
 #include <llvm/IR/Module.h>
 
+#include <map>
 #include <memory>
 #include <vector>
 
@@ -28,6 +29,9 @@ struct FunctionFacts {
   bool waits_for_other_threads = false;
   std::vector<const ptx::Function*> callees;
 };
+
+// Whether `kernel` or anything it calls waits at barrier.cluster (lower_cluster.cpp).
+bool reaches_cluster_barrier(const ptx::Function& kernel, const std::map<const ptx::Function*, FunctionFacts>& facts);
 
 // Fills `llvm_function` with the body of `function`. kernel_params: the parameter
 // buffer layout when `function` is a kernel.

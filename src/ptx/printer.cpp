@@ -408,6 +408,7 @@ class ModulePrinter {
     put(spelling(q.operation));
     if (q.sync) put(".sync");
     put(spelling(q.sem));
+    if (q.sem == Semantics::MmioRelaxed) put(".relaxed");  // .mmio.relaxed is one order
     put(spelling(q.scope));
     if (q.to_space) put(".to");
     put(spelling(q.space));

@@ -181,6 +181,12 @@ Outcome set_flag(Qualifiers& q, uint64_t, uint8_t) {
   return Outcome::Applied;
 }
 
+// ld/st.mmio.relaxed.sys: `.mmio` set Semantics::MmioRelaxed, whose spelling goes on with
+// `.relaxed` (PTX ISA 9.0 "ld"); anywhere else a second order is a conflict.
+Outcome relaxed_after_mmio(Qualifiers& q, uint64_t, uint8_t) {
+  return q.sem == Semantics::MmioRelaxed ? Outcome::Dropped : Outcome::Duplicate;
+}
+
 Outcome drop(Qualifiers&, uint64_t, uint8_t) { return Outcome::Dropped; }
 Outcome cache_hint(Qualifiers&, uint64_t, uint8_t) { return Outcome::CacheHint; }
 
@@ -261,6 +267,7 @@ void add_flags(WordTable& table) {
   table[".parity"].push_back({kMbarrier, set_flag<&Qualifiers::parity, true>, 0});
   table[".noComplete"].push_back({kMbarrier, set_flag<&Qualifiers::no_complete, true>, 0});
   table[".expect_tx"].push_back({kMbarrier, set_arrive_expect_tx, 0});
+  table[".relaxed"].push_back({kSemantics, relaxed_after_mmio, 0});
   // Cache operators and hints change no result on a CPU (PTX ISA 9.0 §9.7.9.1).
   for (std::string_view word : {".ca", ".cg", ".cs", ".lu", ".cv", ".wb", ".wt", ".L1", ".L2", ".unified"}) {
     table[word].push_back({kCache, drop, 0});

@@ -29,6 +29,7 @@ enum class ErrorCode {
   PeerAccessNotEnabled,         // cudaDeviceDisablePeerAccess without enabling
   NotSupported,           // a feature cucpu does not implement yet
   LaunchFailure,          // a kernel failed while it ran
+  InvalidPc,              // a kernel jumped to an address that holds no code (a bad function pointer)
   IllegalAddress,         // a kernel touched memory it cannot (SIGSEGV/SIGBUS), or overflowed its stack
   MisalignedAddress,      // a kernel made a misaligned access (SIGBUS BUS_ADRALN)
   Assert,                 // a device-side assert() failed
@@ -38,7 +39,11 @@ enum class ErrorCode {
   IllegalState,           // a call out of order (ending a capture that never began)
   StreamCaptureUnsupported,  // an operation a capturing stream cannot take (synchronising it)
   StreamCaptureUnmatched,    // a capture ended on a stream other than the one it began on
+  StreamCaptureInvalidated,  // a capture an error broke (an unsafe call during it)
+  StreamCaptureWrongThread,  // a global or thread-local capture ended by another thread
   GraphExecUpdateFailure,    // cudaGraphExecUpdate with a graph of another shape
+  UnsupportedDevSideSync,    // device-side cudaDeviceSynchronize in a module for a 9.0+ device
+  InvalidClusterSize,        // a cluster shape the launch cannot have (grid not a multiple, too many blocks)
   Unknown,
 };
 

@@ -4,10 +4,9 @@
 // misbehaving_kernels.cu, each round runs in a child process of its own, forked before it
 // touches CUDA, since a GPU is unusable for the rest of a process after such a fault.
 // Sizes are multiples of 64 bytes and every bad access is at least one whole element past
-// the end. The first round is in range: the control. (A write one element below the start
-// does not fault on the H100: it lands in the 1 KiB of shared memory the GPU reserves per
-// block (cudaDevAttrReservedSharedMemoryPerBlock) below the block's own; cucpu faults there,
-// a difference left alone, so that round is not part of this test.)
+// the end. The first round is in range: the control. A write just below the start does not
+// fault on the H100: it lands in the 1 KiB of shared memory the GPU reserves per block
+// (cudaDevAttrReservedSharedMemoryPerBlock) before the block's own; two rounds show that.
 #include <cstdio>
 
 #include <cuda_runtime.h>
@@ -75,6 +74,10 @@ void run_round_in_child(const char* name, Launch launch) {
 int main() {
     run_round_in_child("static, last element (in range)", [] { static_shared_at<<<1, 256>>>(g_ints, 255); });
     run_round_in_child("static, one element past the end", [] { static_shared_at<<<1, 256>>>(g_ints, 256); });
+    run_round_in_child("static, one element below the start (reserved shared memory)",
+                       [] { static_shared_at<<<1, 256>>>(g_ints, -1); });
+    run_round_in_child("generic, 1 KiB below the start (reserved shared memory)",
+                       [] { generic_shared_at<<<2, 256>>>(g_ints, -256); });
     run_round_in_child("static, 4 KiB past the end", [] { static_shared_at<<<1, 256>>>(g_ints, 256 + 1024); });
     run_round_in_child("static, 1 MiB past the end", [] { static_shared_at<<<1, 256>>>(g_ints, 256 * 1024); });
     run_round_in_child("static read, one element past the end",

@@ -676,6 +676,74 @@ TEST(Jit, FunctionWithGuardedReturn) {
   EXPECT_EQ(out[3], 100u);
 }
 
+// exit two calls deep ends the thread: neither the caller's nor the kernel's code after
+// the calls runs (out[t] keeps the 1 the kernel stored before), other threads go on.
+TEST(Jit, ExitInsideANestedFunctionEndsTheThread) {
+  auto module = compile_ok(R"(.version 8.0
+.target sm_90
+.address_size 64
+.func maybe_exit(.param .b32 x)
+{
+  .reg .b32 %r<2>;
+  .reg .pred %p1;
+  ld.param.b32 %r1, [x];
+  setp.eq.s32 %p1, %r1, 2;
+  @%p1 exit;
+  ret;
+}
+.func (.param .b32 result) middle(.param .b64 slot, .param .b32 x)
+{
+  .reg .b32 %r<2>;
+  .reg .b64 %rd<2>;
+  ld.param.b64 %rd1, [slot];
+  ld.param.b32 %r1, [x];
+  {
+  .param .b32 param0;
+  st.param.b32 [param0], %r1;
+  call.uni maybe_exit, (param0);
+  }
+  st.global.u32 [%rd1+16], 3;
+  st.param.b32 [result], 4;
+  ret;
+}
+.visible .entry k(.param .u64 out)
+{
+  .reg .b32 %r<4>;
+  .reg .b64 %rd<4>;
+  ld.param.u64 %rd1, [out];
+  mov.u32 %r1, %tid.x;
+  mul.wide.u32 %rd2, %r1, 4;
+  add.s64 %rd3, %rd1, %rd2;
+  st.global.u32 [%rd3], 1;
+  {
+  .param .b64 param0;
+  st.param.b64 [param0], %rd3;
+  .param .b32 param1;
+  st.param.b32 [param1], %r1;
+  .param .b32 retval0;
+  call.uni (retval0), middle, (param0, param1);
+  ld.param.b32 %r3, [retval0];
+  }
+  st.global.u32 [%rd3], %r3;
+  ret;
+}
+)");
+  ASSERT_TRUE(module);
+  const KernelInfo* k = module->find_kernel("k");
+  uint32_t out[8] = {};
+  Params p(*k);
+  p.set(0, reinterpret_cast<uint64_t>(out));
+  launch(*k, {}, {4}, p);
+  EXPECT_EQ(out[0], 4u);
+  EXPECT_EQ(out[1], 4u);
+  EXPECT_EQ(out[2], 1u);  // exited in maybe_exit
+  EXPECT_EQ(out[3], 4u);
+  EXPECT_EQ(out[4], 3u);
+  EXPECT_EQ(out[5], 3u);
+  EXPECT_EQ(out[6], 0u);  // middle of thread 2 stopped before this store
+  EXPECT_EQ(out[7], 3u);
+}
+
 // --- integer corner cases -----------------------------------------------------------
 
 TEST(Jit, IntegerDivisionByZeroIsDefined) {
@@ -1224,13 +1292,13 @@ TEST(Jit, UnsupportedInstructionNamesItAndItsLine) {
 .visible .entry k()
 {
   .reg .b32 %r<2>;
-  pmevent 1;
+  brkpt;
   ret;
 }
 )");
   ASSERT_FALSE(compiled.has_value());
   EXPECT_EQ(compiled.error().code, ErrorCode::InvalidPtx);
-  EXPECT_NE(compiled.error().message.find("pmevent"), std::string::npos) << compiled.error().message;
+  EXPECT_NE(compiled.error().message.find("brkpt"), std::string::npos) << compiled.error().message;
   EXPECT_NE(compiled.error().message.find("line 7"), std::string::npos) << compiled.error().message;
 }
 

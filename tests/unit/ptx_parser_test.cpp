@@ -597,6 +597,41 @@ TEST(PtxQualifiers, MemoryQualifiers) {
   EXPECT_EQ(relaxed.q.scope, Scope::Sys);
 }
 
+// ld/st.mmio.relaxed.sys (one order spelled in two words), createpolicy and pmevent.mask;
+// each prints back as it came (the cache policy and its hint are dropped).
+TEST(PtxQualifiers, MmioCreatepolicyAndPmevent) {
+  const std::string body =
+      "\tld.mmio.relaxed.sys.global.u32 %r1, [%rd1];\n"
+      "\tst.mmio.relaxed.sys.global.b32 [%rd1], %r1;\n"
+      "\tcreatepolicy.fractional.L2::evict_last.b64 %rd2, 0f3F800000;\n"
+      "\tcreatepolicy.cvt.L2.b64 %rd3, %rd2;\n"
+      "\tld.global.L2::cache_hint.u32 %r2, [%rd1], %rd2;\n"
+      "\tpmevent.mask 9;\n"
+      "\tpmevent 3;";
+  Module module = parse_ok(kernel(body));
+  const Function& k = module.functions.at(0);
+  std::vector<const Instruction*> loads = instructions_of(k, Opcode::Ld);
+  ASSERT_EQ(loads.size(), 2u);
+  EXPECT_EQ(loads[0]->q.sem, Semantics::MmioRelaxed);
+  EXPECT_EQ(loads[0]->q.scope, Scope::Sys);
+  EXPECT_EQ(loads[1]->operands.size(), 2u);  // the policy went with the hint
+  EXPECT_EQ(instructions_of(k, Opcode::St).at(0)->q.sem, Semantics::MmioRelaxed);
+  std::vector<const Instruction*> policies = instructions_of(k, Opcode::Createpolicy);
+  ASSERT_EQ(policies.size(), 2u);
+  EXPECT_EQ(policies[0]->q.operation, Operation::Fractional);
+  EXPECT_EQ(policies[1]->q.operation, Operation::Convert);
+  std::vector<const Instruction*> events = instructions_of(k, Opcode::Pmevent);
+  ASSERT_EQ(events.size(), 2u);
+  EXPECT_EQ(events[0]->q.operation, Operation::Mask);
+  EXPECT_EQ(events[1]->q.operation, Operation::None);
+  const std::string printed = print_module(module);
+  EXPECT_NE(printed.find("ld.mmio.relaxed.sys.global.u32"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("pmevent.mask"), std::string::npos) << printed;
+  // .relaxed goes with .mmio only.
+  const std::string twice = first_error(kernel("\tld.relaxed.relaxed.global.u32 %r1, [%rd1];"));
+  EXPECT_NE(twice.find("conflicting qualifier '.relaxed'"), std::string::npos) << twice;
+}
+
 // Tensor cores, cp.async and mbarrier: their words become meanings (shape, fragment,
 // layouts, four types, spaces, completion mechanisms, operation and its modifiers).
 TEST(PtxQualifiers, TensorCoreAsyncCopyAndMbarrierForms) {

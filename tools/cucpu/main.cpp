@@ -4,9 +4,19 @@
 //   cucpu ptx FILE...             check the PTX of PTX files (linked) or of nvcc-built binaries
 #include <CLI/CLI.hpp>
 
+#include <string>
+#include <string_view>
+#include <vector>
+
 #include "tools/cucpu/commands.h"
 
 int main(int argc, char** argv) {
+  // `cucpu run [--] PROGRAM ARGS...`: everything after PROGRAM is the program's, `--` and
+  // options included, so it is not left to the option parser.
+  if (argc >= 3 && std::string_view(argv[1]) == "run" && (argv[2][0] != '-' || std::string_view(argv[2]) == "--")) {
+    const int first = std::string_view(argv[2]) == "--" ? 3 : 2;
+    if (first < argc) return cucpu::tool::run_program(std::vector<std::string>(argv + first, argv + argc));
+  }
   CLI::App app{"cucpu: CUDA for CPUs. Runs nvcc-built programs on the host's cores."};
   app.require_subcommand(1);
 
@@ -30,11 +40,7 @@ int main(int argc, char** argv) {
   ptx_command->add_flag("--compile", ptx.compile, "Also compile it to native code");
 
   CLI11_PARSE(app, argc, argv);
-  if (*run) {
-    const std::vector<std::string> rest = run->remaining();  // a copy: begin and end of one vector
-    command.insert(command.end(), rest.begin(), rest.end());
-    return cucpu::tool::run_program(command);
-  }
+  if (*run) return cucpu::tool::run_program(command);
   if (*info) return cucpu::tool::print_device_info();
   return cucpu::tool::check_ptx_files(ptx);
 }

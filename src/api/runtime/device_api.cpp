@@ -148,6 +148,8 @@ cudaError_t CUDARTAPI cudaDeviceGetAttribute(int* value, enum cudaDeviceAttr att
 // printf output and reports the sticky error of a failed grid.
 cudaError_t CUDARTAPI cudaDeviceSynchronize(void) {
   if (core::in_host_function()) return runtime::record(cudaErrorNotPermitted);
+  if (auto allowed = core::StreamEngine::instance().check_unsafe_call("cudaDeviceSynchronize"); !allowed)
+    return runtime::record(allowed.error());
   core::StreamEngine::instance().synchronize_all();
   exec::flush_device_output();
   return runtime::record(runtime::sticky());

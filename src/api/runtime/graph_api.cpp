@@ -1,5 +1,6 @@
 // CUDA graphs built by hand: create, add kernel / memcpy / memset / host / empty nodes and
-// edges, list nodes and edges, instantiate, launch on a stream, destroy. The graph itself
+// edges, list nodes and edges, instantiate, launch on a stream, destroy (the other node
+// kinds and cudaGraphAddNode: graph_node_api.cpp). The graph itself
 // is core/graph.h; nodes are the same commands a stream runs, made with the same checks
 // as the stream calls they stand for (a kernel node is checked like a launch).
 #include <cuda_runtime_api.h>
@@ -68,6 +69,9 @@ cudaGraphNodeType node_type(core::CommandKind kind) {
     case core::CommandKind::EventRecord: return cudaGraphNodeTypeEventRecord;
     case core::CommandKind::EventWait: return cudaGraphNodeTypeWaitEvent;
     case core::CommandKind::Graph: return cudaGraphNodeTypeGraph;
+    case core::CommandKind::MemAlloc: return cudaGraphNodeTypeMemAlloc;
+    case core::CommandKind::MemFree: return cudaGraphNodeTypeMemFree;
+    case core::CommandKind::Conditional: return cudaGraphNodeTypeConditional;
     case core::CommandKind::Empty: break;
   }
   return cudaGraphNodeTypeEmpty;
@@ -125,7 +129,8 @@ cudaError_t CUDARTAPI cudaGraphCreate(cudaGraph_t* pGraph, unsigned int flags) {
 
 cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph) {
   core::Graph* found = to_graph(graph);
-  if (!found) return runtime::record(cudaErrorInvalidValue);
+  // A child graph or conditional body goes with its node.
+  if (!found || found->owned_by_node()) return runtime::record(cudaErrorInvalidValue);
   core::destroy_graph(found);
   return cudaSuccess;
 }
@@ -305,7 +310,7 @@ cudaError_t launch_graph(cudaGraphExec_t exec, cudaStream_t handle, NullStream n
   if (!graph_exec) return runtime::record(cudaErrorInvalidValue);
   core::Stream* stream = runtime::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
-  auto queued = core::StreamEngine::instance().enqueue(*stream, graph_exec->launch_command());
+  auto queued = core::StreamEngine::instance().enqueue(*stream, graph_exec->launch_command(stream->id()));
   return queued ? cudaSuccess : runtime::record(queued.error());
 }
 

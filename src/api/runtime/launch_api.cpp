@@ -7,8 +7,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
+#include "core/cluster_launch.h"
 #include "core/device.h"
 #include "core/event.h"
 #include "core/launch.h"
@@ -23,6 +26,9 @@ exec::Dim3 to_dim3(dim3 d) { return exec::Dim3{d.x, d.y, d.z}; }
 
 struct LaunchOptions {
   bool cooperative = false;
+  // cudaLaunchAttributeClusterDimension, when given.
+  exec::Dim3 cluster{};
+  bool explicit_cluster = false;
   // Events that cudaLaunchKernelEx asks to fire once the kernel has started or may be
   // depended on; recorded after the kernel, which is never earlier than the GPU fires them.
   std::vector<core::Event*> events_after;
@@ -34,8 +40,10 @@ cudaError_t launch(const core::Kernel* kernel, dim3 grid, dim3 block, void** arg
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   core::Stream* stream = runtime::to_stream(stream_handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
-  auto launched = core::launch_kernel(
-      *kernel, core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args, options.cooperative}, *stream);
+  auto launched = core::launch_kernel(*kernel,
+                                      core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args,
+                                                          options.cooperative, options.cluster, options.explicit_cluster},
+                                      *stream);
   if (!launched) return runtime::record(launched.error());
   for (core::Event* event : options.events_after)
     if (auto recorded = event->record(*stream); !recorded) return runtime::record(recorded.error());
@@ -58,7 +66,8 @@ cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void**
       case cudaLaunchAttributeCooperative: options.cooperative = attribute.val.cooperative != 0; break;
       case cudaLaunchAttributeClusterDimension: {
         const auto& c = attribute.val.clusterDim;
-        if (c.x * c.y * c.z > 1) return not_supported(fmt::format("a cluster of {}x{}x{} blocks", c.x, c.y, c.z));
+        options.cluster = exec::Dim3{c.x, c.y, c.z};
+        options.explicit_cluster = true;
         break;
       }
       case cudaLaunchAttributeProgrammaticEvent:
@@ -188,6 +197,66 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBloc
                                                                 cudaOccupancyDefault);
 }
 
+// Cluster occupancy (core/cluster_launch.h): blocks per SM for the configuration's block
+// and dynamic shared memory, then clusters per GPC.
+cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
+                                                           const cudaLaunchConfig_t* launchConfig) {
+  if (!clusterSize || !launchConfig) return runtime::record(cudaErrorInvalidValue);
+  core::Kernel* kernel = core::modules().find_kernel(func);
+  if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
+  auto info = core::modules().load_kernel(*kernel);
+  if (!info) return runtime::record(info.error());
+  // The configuration's cluster shape is ignored; a required one is the answer.
+  const exec::Dim3 required = core::required_cluster_dims(**info, *kernel);
+  if (required.count() != 0) {
+    *clusterSize = static_cast<int>(required.count());
+    return cudaSuccess;
+  }
+  int blocks_per_sm = 0;
+  if (auto status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func,
+                                                                  static_cast<int>(to_dim3(launchConfig->blockDim).count()),
+                                                                  launchConfig->dynamicSmemBytes);
+      status != cudaSuccess)
+    return status;
+  uint32_t limit = kernel->non_portable_cluster_size_allowed ? core::kNonPortableClusterBlocks
+                                                             : core::kPortableClusterBlocks;
+  if ((*info)->max_cluster_rank != 0) limit = std::min(limit, (*info)->max_cluster_rank);
+  *clusterSize = core::device_profile().max_cluster_size > 0 ? core::max_potential_cluster_size(blocks_per_sm, limit) : 0;
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
+                                                     const cudaLaunchConfig_t* launchConfig) {
+  if (!numClusters || !launchConfig || (launchConfig->numAttrs > 0 && !launchConfig->attrs))
+    return runtime::record(cudaErrorInvalidValue);
+  core::Kernel* kernel = core::modules().find_kernel(func);
+  if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
+  auto info = core::modules().load_kernel(*kernel);
+  if (!info) return runtime::record(info.error());
+  exec::Dim3 cluster = core::required_cluster_dims(**info, *kernel);
+  for (unsigned i = 0; i < launchConfig->numAttrs; ++i) {
+    if (launchConfig->attrs[i].id != cudaLaunchAttributeClusterDimension) continue;
+    const auto& c = launchConfig->attrs[i].val.clusterDim;
+    const exec::Dim3 given{c.x, c.y, c.z};
+    // With a required shape, the configuration's must be absent or the same.
+    if (cluster.count() != 0 && (given.x != cluster.x || given.y != cluster.y || given.z != cluster.z))
+      return runtime::record(cudaErrorInvalidClusterSize);
+    cluster = given;
+  }
+  const uint32_t limit = kernel->non_portable_cluster_size_allowed ? core::kNonPortableClusterBlocks
+                                                                   : core::kPortableClusterBlocks;
+  if (cluster.count() == 0 || cluster.count() > limit || core::device_profile().max_cluster_size == 0)
+    return runtime::record(cudaErrorInvalidClusterSize);
+  int blocks_per_sm = 0;
+  if (auto status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func,
+                                                                  static_cast<int>(to_dim3(launchConfig->blockDim).count()),
+                                                                  launchConfig->dynamicSmemBytes);
+      status != cudaSuccess)
+    return status;
+  *numClusters = core::max_active_clusters(static_cast<uint32_t>(cluster.count()), blocks_per_sm);
+  return cudaSuccess;
+}
+
 cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, const void* func) {
   if (!attr) return runtime::record(cudaErrorInvalidValue);
   core::Kernel* kernel = core::modules().find_kernel(func);
@@ -206,6 +275,13 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
   attr->maxDynamicSharedSizeBytes =
       static_cast<int>(core::max_dynamic_shared_bytes(kernel->max_dynamic_shared_bytes, (*info)->static_shared_bytes));
   attr->preferredShmemCarveout = kernel->preferred_shared_carveout;
+  const exec::Dim3 cluster = core::required_cluster_dims(**info, *kernel);
+  attr->clusterDimMustBeSet = (*info)->explicit_cluster || kernel->cluster_dim_must_be_set;
+  attr->requiredClusterWidth = static_cast<int>(cluster.x);
+  attr->requiredClusterHeight = static_cast<int>(cluster.y);
+  attr->requiredClusterDepth = static_cast<int>(cluster.z);
+  attr->clusterSchedulingPolicyPreference = kernel->cluster_scheduling_policy;
+  attr->nonPortableClusterSizeAllowed = kernel->non_portable_cluster_size_allowed;
   return cudaSuccess;
 }
 
@@ -225,6 +301,29 @@ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttrib
     case cudaFuncAttributePreferredSharedMemoryCarveout:
       if (value < -1 || value > 100) return runtime::record(cudaErrorInvalidValue);
       kernel->preferred_shared_carveout = value;  // a hint: a CPU has no L1/shared split
+      return cudaSuccess;
+    case cudaFuncAttributeRequiredClusterWidth:
+    case cudaFuncAttributeRequiredClusterHeight:
+    case cudaFuncAttributeRequiredClusterDepth: {
+      auto info = core::modules().load_kernel(*kernel);
+      if (!info) return runtime::record(info.error());
+      // A compile-time shape cannot be changed (driver_types.h, cudaFuncAttributes).
+      if ((*info)->cluster_dims[0] != 0) return runtime::record(cudaErrorNotPermitted);
+      if (value < 0) return runtime::record(cudaErrorInvalidValue);
+      kernel->required_cluster[attr - cudaFuncAttributeRequiredClusterWidth] = static_cast<uint32_t>(value);
+      return cudaSuccess;
+    }
+    case cudaFuncAttributeClusterDimMustBeSet:
+      kernel->cluster_dim_must_be_set = value != 0;
+      return cudaSuccess;
+    case cudaFuncAttributeNonPortableClusterSizeAllowed:
+      if (value != 0 && value != 1) return runtime::record(cudaErrorInvalidValue);
+      kernel->non_portable_cluster_size_allowed = value != 0;
+      return cudaSuccess;
+    case cudaFuncAttributeClusterSchedulingPolicyPreference:
+      if (value < cudaClusterSchedulingPolicyDefault || value > cudaClusterSchedulingPolicyLoadBalancing)
+        return runtime::record(cudaErrorInvalidValue);
+      kernel->cluster_scheduling_policy = value;  // a hint: placement on SMs
       return cudaSuccess;
     default:
       std::fprintf(stderr, "cucpu: cudaFuncSetAttribute: attribute %d is not supported yet\n", static_cast<int>(attr));

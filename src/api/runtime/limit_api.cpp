@@ -8,6 +8,7 @@
 #include <cstdio>
 
 #include "api/runtime/runtime_state.h"
+#include "core/device.h"
 #include "exec/device_heap.h"
 #include "exec/device_limits.h"
 #include "exec/device_printf.h"
@@ -22,14 +23,19 @@ constexpr size_t kMaxPersistingL2Bytes = 39321600;  // cudaDevAttrMaxPersistingL
 
 size_t round_up(size_t value, size_t granule) { return (value + granule - 1) / granule * granule; }
 
-// cudaLimitDevRuntimeSyncDepth: "only applicable to devices of compute capability < 9.0";
+// cudaLimitDevRuntimeSyncDepth: "only applicable to devices of compute capability < 9.0"
+// (CUCPU_DEVICE picks one; the default is an H100's 9.0, which refuses it as the H100 does);
 // a value that is no cudaLimit at all is cudaErrorInvalidValue on the GPU.
 cudaError_t unsupported(const char* function, cudaLimit limit) {
   if (limit != cudaLimitDevRuntimeSyncDepth) return runtime::record(cudaErrorInvalidValue);
-  std::fprintf(stderr, "cucpu: %s: cudaLimitDevRuntimeSyncDepth does not apply to a compute capability 9.0 device\n",
+  std::fprintf(stderr,
+               "cucpu: %s: cudaLimitDevRuntimeSyncDepth does not apply to a compute capability 9.0 device "
+               "(CUCPU_DEVICE selects an older one)\n",
                function);
   return runtime::record(cudaErrorUnsupportedLimit);
 }
+
+bool has_sync_depth_limit() { return core::compute_capability_major() < 9; }
 
 }  // namespace
 
@@ -65,7 +71,13 @@ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
       if (value >= kMaxPersistingL2Bytes) return runtime::record(cudaErrorInvalidValue);
       exec::set_kept_limit(KeptLimit::PersistingL2Bytes, value);
       return cudaSuccess;
-    case cudaLimitDevRuntimeSyncDepth:  // "only applicable to devices of compute capability < 9.0"
+    case cudaLimitDevRuntimeSyncDepth:
+      // "This limit can be set smaller than the default or up the maximum launch depth of 24"
+      // (cuCtxSetLimit). cucpu reserves nothing for it, so it may change between launches.
+      if (!has_sync_depth_limit()) return unsupported("cudaDeviceSetLimit", limit);
+      if (value > exec::kMaxNestingLevels) return runtime::record(cudaErrorInvalidValue);
+      exec::set_kept_limit(KeptLimit::DevRuntimeSyncDepth, value);
+      return cudaSuccess;
     default:
       return unsupported("cudaDeviceSetLimit", limit);
   }
@@ -73,6 +85,10 @@ cudaError_t CUDARTAPI cudaDeviceSetLimit(enum cudaLimit limit, size_t value) {
 
 cudaError_t CUDARTAPI cudaDeviceGetLimit(size_t* value, enum cudaLimit limit) {
   if (!value) return runtime::record(cudaErrorInvalidValue);
+  if (limit == cudaLimitDevRuntimeSyncDepth && has_sync_depth_limit()) {
+    *value = exec::kept_limit(KeptLimit::DevRuntimeSyncDepth);
+    return cudaSuccess;
+  }
   const std::optional<size_t> current = exec::device_limit_value(static_cast<uint32_t>(limit));
   if (!current) return unsupported("cudaDeviceGetLimit", limit);
   *value = *current;

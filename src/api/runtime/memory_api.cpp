@@ -15,6 +15,7 @@
 #include "core/memory_pool.h"
 #include "core/memory_registry.h"
 #include "core/module_registry.h"
+#include "core/graph_memory.h"
 #include "core/stream_engine.h"
 #include "exec/device_printf.h"
 
@@ -25,6 +26,9 @@ namespace {
 cudaError_t allocate(void** pointer, size_t size, core::MemoryKind kind, unsigned flags = 0) {
   if (!pointer) return runtime::record(cudaErrorInvalidValue);
   CUCPU_RETURN_IF_STICKY();
+  // An allocation may synchronise the device: unsafe during a global capture.
+  if (auto allowed = core::StreamEngine::instance().check_unsafe_call("a memory allocation"); !allowed)
+    return runtime::record(allowed.error());
   auto block = core::memory().allocate(size, kind, runtime::current_device(), flags);
   if (!block) {
     *pointer = nullptr;
@@ -143,6 +147,13 @@ cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int
 }
 
 cudaError_t CUDARTAPI cudaFree(void* devPtr) {
+  if (auto graph_allocation = core::find_graph_allocation(devPtr)) {
+    // A graph's allocation freed outside the graph: its address stays the graph's.
+    core::StreamEngine::instance().synchronize_all();
+    core::free_graph_allocation(*graph_allocation, 0, nullptr);
+    graph_allocation->release_pages();
+    return cudaSuccess;
+  }
   auto allocation = core::memory().find(devPtr);
   cudaError_t released = release(devPtr, {core::MemoryKind::Device, core::MemoryKind::Managed});
   if (released == cudaSuccess && allocation && allocation->kind == core::MemoryKind::Managed)

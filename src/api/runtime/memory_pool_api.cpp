@@ -9,6 +9,7 @@
 
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
+#include "core/graph_memory.h"
 #include "core/memory_pool.h"
 #include "core/memory_registry.h"
 #include "core/stream_engine.h"
@@ -64,6 +65,10 @@ cudaError_t free_async(void* pointer, cudaStream_t handle, NullStream null_strea
   if (core::PoolRef pool = core::pool_of(pointer)) {
     if (auto freed = pool->free(pointer, stream->id(), command.done); !freed) return runtime::record(freed.error());
     command.run = [pool, freed = command.done] { pool->reached(freed); };
+  } else if (auto graph_allocation = core::find_graph_allocation(pointer)) {
+    // A graph's allocation: its memory is kept for graphs, reusable in stream order.
+    core::free_graph_allocation(*graph_allocation, stream->id(), command.done);
+    command.run = [graph_allocation] { graph_allocation->release_pages(); };
   } else {
     // cudaMalloc memory may be freed in stream order too: released when the stream gets there.
     auto allocation = core::memory().find(pointer);

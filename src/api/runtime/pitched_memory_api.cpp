@@ -5,7 +5,7 @@
 // synchronisation table says (core/memory_commands.h).
 #include <cuda_runtime_api.h>
 
-#include "api/runtime/missing_function.h"
+#include "api/runtime/array_handle.h"
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
 #include "core/memory_commands.h"
@@ -62,13 +62,19 @@ cudaError_t allocate_pitched(void** pointer, size_t* pitch, size_t width, size_t
   return cudaSuccess;
 }
 
-// cudaMemcpy3D and cudaMemcpy3DPeer: linear memory on both sides (CUDA arrays are
-// textures' storage, not supported yet).
-cudaError_t copy_3d(const char* function, const cudaArray_t src_array, const cudaPitchedPtr& src_ptr,
+// cudaMemcpy3D and cudaMemcpy3DPeer: linear memory, or CUDA arrays (core/cuda_array.h:
+// an array side's position and the extent in elements).
+cudaError_t copy_3d(const cudaArray_t src_array, const cudaPitchedPtr& src_ptr,
                     const cudaPos& src_pos, const cudaArray_t dst_array, const cudaPitchedPtr& dst_ptr,
                     const cudaPos& dst_pos, const cudaExtent& extent, NullStream null_stream) {
   if ((src_array && src_ptr.ptr) || (dst_array && dst_ptr.ptr)) return runtime::record(cudaErrorInvalidValue);
-  if (src_array || dst_array) return static_cast<cudaError_t>(cucpu_report_missing_function(function));
+  if (src_array || dst_array) {
+    core::CopySide dst{runtime::to_array(dst_array), to_core(dst_ptr), to_core(dst_pos)};
+    core::CopySide src{runtime::to_array(src_array), to_core(src_ptr), to_core(src_pos)};
+    if ((dst_array && !dst.array) || (src_array && !src.array))
+      return runtime::record(cudaErrorInvalidResourceHandle);
+    return run_copy(core::describe_array_copy_3d(dst, src, to_core(extent)), null_stream);
+  }
   return run_copy(core::describe_copy_3d(to_core(dst_ptr), to_core(dst_pos), to_core(src_ptr), to_core(src_pos),
                                          to_core(extent)),
                   null_stream);
@@ -85,7 +91,7 @@ cudaError_t memcpy_3d(const cudaMemcpy3DParms* p, NullStream null_stream) {
   CUCPU_RETURN_IF_STICKY();
   if (!p) return runtime::record(cudaErrorInvalidValue);
   if (!valid_kind(p->kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
-  return copy_3d("cudaMemcpy3D (with a CUDA array)", p->srcArray, p->srcPtr, p->srcPos, p->dstArray, p->dstPtr,
+  return copy_3d(p->srcArray, p->srcPtr, p->srcPos, p->dstArray, p->dstPtr,
                  p->dstPos, p->extent, null_stream);
 }
 
@@ -96,7 +102,7 @@ cudaError_t memcpy_3d_peer(const cudaMemcpy3DPeerParms* p, NullStream null_strea
   if (!p) return runtime::record(cudaErrorInvalidValue);
   if (!runtime::valid_device(p->srcDevice) || !runtime::valid_device(p->dstDevice))
     return runtime::record(cudaErrorInvalidDevice);
-  return copy_3d("cudaMemcpy3DPeer (with a CUDA array)", p->srcArray, p->srcPtr, p->srcPos, p->dstArray, p->dstPtr,
+  return copy_3d(p->srcArray, p->srcPtr, p->srcPos, p->dstArray, p->dstPtr,
                  p->dstPos, p->extent, null_stream);
 }
 

@@ -7,7 +7,7 @@
 
 #include <type_traits>
 
-#include "api/runtime/missing_function.h"
+#include "api/runtime/array_handle.h"
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
 #include "core/memory_commands.h"
@@ -46,12 +46,19 @@ cudaError_t copy_2d(void* dst, size_t dpitch, const void* src, size_t spitch, si
   return submit(core::describe_copy_2d(dst, dpitch, src, spitch, width, height), stream, null_stream);
 }
 
-// Linear memory on both sides; CUDA arrays (textures' storage) are not supported yet.
-cudaError_t copy_3d(const char* function, const cudaArray_t src_array, const cudaPitchedPtr& src_ptr,
+// Linear memory, or CUDA arrays (core/cuda_array.h: an array side's position and the
+// extent in elements).
+cudaError_t copy_3d(const cudaArray_t src_array, const cudaPitchedPtr& src_ptr,
                     const cudaPos& src_pos, const cudaArray_t dst_array, const cudaPitchedPtr& dst_ptr,
                     const cudaPos& dst_pos, const cudaExtent& extent, cudaStream_t stream, NullStream null_stream) {
   if ((src_array && src_ptr.ptr) || (dst_array && dst_ptr.ptr)) return runtime::record(cudaErrorInvalidValue);
-  if (src_array || dst_array) return static_cast<cudaError_t>(cucpu_report_missing_function(function));
+  if (src_array || dst_array) {
+    core::CopySide dst{runtime::to_array(dst_array), to_core(dst_ptr), to_core(dst_pos)};
+    core::CopySide src{runtime::to_array(src_array), to_core(src_ptr), to_core(src_pos)};
+    if ((dst_array && !dst.array) || (src_array && !src.array))
+      return runtime::record(cudaErrorInvalidResourceHandle);
+    return submit(core::describe_array_copy_3d(dst, src, to_core(extent)), stream, null_stream);
+  }
   return submit(core::describe_copy_3d(to_core(dst_ptr), to_core(dst_pos), to_core(src_ptr), to_core(src_pos),
                                        to_core(extent)),
                 stream, null_stream);
@@ -60,7 +67,7 @@ cudaError_t copy_3d(const char* function, const cudaArray_t src_array, const cud
 cudaError_t copy_3d_parms(const cudaMemcpy3DParms* p, cudaStream_t stream, NullStream null_stream) {
   if (!p) return runtime::record(cudaErrorInvalidValue);
   if (!valid_kind(p->kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
-  return copy_3d("cudaMemcpy3DAsync (with a CUDA array)", p->srcArray, p->srcPtr, p->srcPos, p->dstArray,
+  return copy_3d(p->srcArray, p->srcPtr, p->srcPos, p->dstArray,
                  p->dstPtr, p->dstPos, p->extent, stream, null_stream);
 }
 
@@ -69,7 +76,7 @@ cudaError_t copy_3d_peer(const cudaMemcpy3DPeerParms* p, cudaStream_t stream, Nu
   if (!p) return runtime::record(cudaErrorInvalidValue);
   if (!runtime::valid_device(p->srcDevice) || !runtime::valid_device(p->dstDevice))
     return runtime::record(cudaErrorInvalidDevice);
-  return copy_3d("cudaMemcpy3DPeerAsync (with a CUDA array)", p->srcArray, p->srcPtr, p->srcPos, p->dstArray,
+  return copy_3d(p->srcArray, p->srcPtr, p->srcPos, p->dstArray,
                  p->dstPtr, p->dstPos, p->extent, stream, null_stream);
 }
 

@@ -34,6 +34,7 @@ cudaError_t to_cuda_error(const Error& error) {
     case ErrorCode::PeerAccessNotEnabled: return cudaErrorPeerAccessNotEnabled;
     case ErrorCode::NotSupported: return cudaErrorNotSupported;
     case ErrorCode::LaunchFailure: return cudaErrorLaunchFailure;
+    case ErrorCode::InvalidPc: return cudaErrorInvalidPc;
     case ErrorCode::IllegalAddress: return cudaErrorIllegalAddress;
     case ErrorCode::MisalignedAddress: return cudaErrorMisalignedAddress;
     case ErrorCode::Assert: return cudaErrorAssert;
@@ -43,7 +44,11 @@ cudaError_t to_cuda_error(const Error& error) {
     case ErrorCode::IllegalState: return cudaErrorIllegalState;
     case ErrorCode::StreamCaptureUnsupported: return cudaErrorStreamCaptureUnsupported;
     case ErrorCode::StreamCaptureUnmatched: return cudaErrorStreamCaptureUnmatched;
+    case ErrorCode::StreamCaptureInvalidated: return cudaErrorStreamCaptureInvalidated;
+    case ErrorCode::StreamCaptureWrongThread: return cudaErrorStreamCaptureWrongThread;
     case ErrorCode::GraphExecUpdateFailure: return cudaErrorGraphExecUpdateFailure;
+    case ErrorCode::UnsupportedDevSideSync: return cudaErrorUnsupportedDevSideSync;
+    case ErrorCode::InvalidClusterSize: return cudaErrorInvalidClusterSize;
     case ErrorCode::Unknown: return cudaErrorUnknown;
   }
   return cudaErrorUnknown;

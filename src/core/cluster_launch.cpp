@@ -1,0 +1,109 @@
+// Cluster shapes of launches and cluster occupancy. The GPC layout is an assumption: an
+// H100 SXM5 has 132 SMs in 66 TPCs over 8 GPCs (NVIDIA H100 whitepaper); we take two GPCs
+// of 18 SMs and six of 16 (the split of 66 TPCs closest to even), and a cluster's blocks
+// on one GPC, as many to an SM as the occupancy rules allow. The check that a cluster fits
+// at all uses the same numbers. Other profiles scale the GPC count with their SM count.
+#include "core/cluster_launch.h"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "core/device.h"
+#include "core/occupancy.h"
+
+namespace cucpu::core {
+namespace {
+
+// SMs per GPC (an H100's; see the top of this file), scaled down to the profile's SM count.
+std::vector<int> sms_per_gpc() {
+  static const std::vector<int> h100 = {18, 18, 16, 16, 16, 16, 16, 16};  // 132 SMs
+  int left = device_attribute(DeviceAttribute::cudaDevAttrMultiProcessorCount);
+  std::vector<int> gpcs;
+  for (int sms : h100) {
+    if (left <= 0) break;
+    gpcs.push_back(std::min(sms, left));
+    left -= sms;
+  }
+  while (left > 0) {  // more SMs than an H100: more GPCs of 16
+    gpcs.push_back(std::min(16, left));
+    left -= 16;
+  }
+  return gpcs;
+}
+
+Error invalid_cluster(std::string why) { return make_error(ErrorCode::InvalidClusterSize, std::move(why)); }
+
+}  // namespace
+
+exec::Dim3 required_cluster_dims(const jit::KernelInfo& info, const Kernel& kernel) {
+  if (info.cluster_dims[0] != 0)
+    return exec::Dim3{info.cluster_dims[0], std::max(info.cluster_dims[1], 1u), std::max(info.cluster_dims[2], 1u)};
+  return exec::Dim3{kernel.required_cluster[0], kernel.required_cluster[1], kernel.required_cluster[2]};
+}
+
+int max_active_clusters(uint32_t cluster_blocks, int blocks_per_sm) {
+  if (cluster_blocks == 0 || blocks_per_sm <= 0) return 0;
+  int clusters = 0;
+  for (int sms : sms_per_gpc()) clusters += sms * blocks_per_sm / static_cast<int>(cluster_blocks);
+  return clusters;
+}
+
+int max_potential_cluster_size(int blocks_per_sm, uint32_t limit) {
+  for (uint32_t size = limit; size > 0; --size)
+    if (max_active_clusters(size, blocks_per_sm) > 0) return static_cast<int>(size);
+  return 0;
+}
+
+Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kernel& kernel,
+                                        const LaunchRequest& request) {
+  const exec::Dim3 required = required_cluster_dims(info, kernel);
+  const bool has_required = required.count() != 0;
+  const bool clusters_possible = device_profile().max_cluster_size > 0;
+  exec::Dim3 dims;  // 1x1x1
+  if (request.explicit_cluster) {
+    const exec::Dim3& c = request.cluster;
+    if (!clusters_possible)
+      return make_error(ErrorCode::NotSupported, "thread block clusters need a compute capability 9.0 device");
+    if (c.count() == 0) return invalid_cluster(fmt::format("a cluster of {}x{}x{} blocks", c.x, c.y, c.z));
+    // "If a kernel uses compile-time cluster size, the cluster size cannot be modified when
+    // launching the kernel" (CUDA Programming Guide, "Thread Block Clusters").
+    if (info.cluster_dims[0] != 0)
+      return invalid_cluster(fmt::format("a launch-time cluster shape for kernel {}, which has a compile-time one",
+                                         kernel.device_name));
+    if (has_required && (c.x != required.x || c.y != required.y || c.z != required.z))
+      return invalid_cluster(fmt::format("cluster {}x{}x{} differs from the kernel's required {}x{}x{}", c.x, c.y,
+                                         c.z, required.x, required.y, required.z));
+    dims = c;
+  } else if (has_required) {
+    dims = required;
+  } else if (info.explicit_cluster || kernel.cluster_dim_must_be_set) {
+    return invalid_cluster(fmt::format("kernel {} must be launched with a cluster shape", kernel.device_name));
+  }
+  if (dims.count() == 1 && !request.explicit_cluster && !has_required) return dims;
+
+  const uint32_t limit = kernel.non_portable_cluster_size_allowed ? kNonPortableClusterBlocks : kPortableClusterBlocks;
+  if (dims.count() > limit)
+    return invalid_cluster(fmt::format("a cluster of {} blocks (at most {}{})", dims.count(), limit,
+                                       kernel.non_portable_cluster_size_allowed
+                                           ? ""
+                                           : " without cudaFuncAttributeNonPortableClusterSizeAllowed"));
+  if (info.max_cluster_rank != 0 && dims.count() > info.max_cluster_rank)
+    return invalid_cluster(fmt::format("a cluster of {} blocks exceeds the kernel's .maxclusterrank {}", dims.count(),
+                                       info.max_cluster_rank));
+  const exec::Dim3& g = request.grid;
+  if (g.x % dims.x != 0 || g.y % dims.y != 0 || g.z % dims.z != 0)
+    return invalid_cluster(fmt::format("grid ({}, {}, {}) is not a multiple of the cluster shape {}x{}x{}", g.x, g.y,
+                                       g.z, dims.x, dims.y, dims.z));
+  const int blocks_per_sm = max_active_blocks_per_sm(
+      static_cast<uint32_t>(request.block.count()), info.dynamic_shared_offset + request.dynamic_shared_bytes,
+      kernel.module->registers_per_thread(kernel.device_name), kernel.preferred_shared_carveout);
+  if (max_active_clusters(static_cast<uint32_t>(dims.count()), blocks_per_sm) == 0)
+    return invalid_cluster(fmt::format("a cluster of {} blocks does not fit one GPC at once", dims.count()));
+  if (request.cooperative)
+    return make_error(ErrorCode::NotSupported, "cooperative launches with thread block clusters");
+  return dims;
+}
+
+}  // namespace cucpu::core

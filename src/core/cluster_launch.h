@@ -1,0 +1,40 @@
+// Thread block clusters as the API sees them (CUDA Programming Guide "Thread Block
+// Clusters"): which cluster shape a launch gets and whether it may have it, and the
+// occupancy questions (cudaOccupancyMaxPotentialClusterSize, cudaOccupancyMaxActiveClusters)
+// answered with an H100's numbers.
+#pragma once
+
+#include <cstdint>
+
+#include "core/launch.h"
+#include "core/module_registry.h"
+#include "jit/compile.h"
+#include "support/result.h"
+
+namespace cucpu::core {
+
+// The portable cluster size limit (8 blocks on compute capability 9.0) and the most an
+// H100 allows with cudaFuncAttributeNonPortableClusterSizeAllowed (16).
+constexpr uint32_t kPortableClusterBlocks = 8;
+constexpr uint32_t kNonPortableClusterBlocks = 16;
+
+// The cluster shape the kernel requires: compile-time (__cluster_dims__, .reqnctapercluster)
+// or set with cudaFuncAttributeRequiredCluster{Width,Height,Depth}; 0x0x0 when none.
+exec::Dim3 required_cluster_dims(const jit::KernelInfo& info, const Kernel& kernel);
+
+// Checks a launch's cluster shape as an H100 does and returns the shape the grid runs with
+// (1x1x1 without clusters): the grid a multiple of it, at most 8 blocks (16 when the kernel
+// allows non-portable sizes), no launch-time shape on a kernel with a compile-time one, a
+// shape where the kernel demands one, and a cluster whose blocks fit one GPC at once.
+// Errors are ErrorCode::InvalidClusterSize (cudaErrorInvalidClusterSize).
+Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kernel& kernel, const LaunchRequest& request);
+
+// How many clusters of `cluster_blocks` blocks, each `blocks_per_sm` to an SM, the device
+// holds at once: a cluster's blocks share one GPC (graphics processing cluster).
+int max_active_clusters(uint32_t cluster_blocks, int blocks_per_sm);
+
+// The largest cluster the device can hold at once for `blocks_per_sm` blocks to an SM, up
+// to `limit` blocks.
+int max_potential_cluster_size(int blocks_per_sm, uint32_t limit);
+
+}  // namespace cucpu::core

@@ -1,0 +1,88 @@
+// The MUFU models (src/jit/special_function_unit.h) against results taken on an H100:
+// tests/data/mufu_rsqrt_h100.tsv (a sample of the probe the table was fitted to, see
+// tests/data/README.md) and the rsqrt lines of the math_precision conformance program.
+#include <gtest/gtest.h>
+
+#include <bit>
+#include <cmath>
+#include <cstdint>
+#include <fstream>
+#include <limits>
+#include <sstream>
+#include <string>
+
+#include "jit/special_function_unit.h"
+
+namespace cucpu::jit {
+namespace {
+
+TEST(SpecialFunctionUnit, RsqrtMatchesTheH100Sample) {
+  std::ifstream in(CUCPU_TEST_DATA "/data/mufu_rsqrt_h100.tsv");
+  ASSERT_TRUE(in) << "tests/data/mufu_rsqrt_h100.tsv is missing";
+  std::string line;
+  int f32 = 0, f64 = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string kind;
+    uint64_t input = 0, expected = 0;
+    fields >> kind >> std::hex >> input >> expected;
+    ASSERT_TRUE(fields) << "bad line: " << line;
+    if (kind == "f32") {
+      float y = mufu_rsqrt(std::bit_cast<float>(static_cast<uint32_t>(input)));
+      EXPECT_EQ(std::bit_cast<uint32_t>(y), expected) << "rsqrt.approx.f32 of " << line;
+      ++f32;
+    } else {
+      ASSERT_EQ(kind, "f64") << line;
+      double y = mufu_rsqrt64h(std::bit_cast<double>(input));
+      EXPECT_EQ(std::bit_cast<uint64_t>(y), expected) << "rsqrt.approx.ftz.f64 of " << line;
+      ++f64;
+    }
+  }
+  EXPECT_GT(f32, 2000);
+  EXPECT_GT(f64, 2000);
+}
+
+// math_precision.cu on the H100: rsqrtf(3) and rsqrt(3) (rsqrt.approx.f64, refined by ptxas).
+TEST(SpecialFunctionUnit, RsqrtOfThreeAsInMathPrecision) {
+  EXPECT_EQ(mufu_rsqrt(3.0f), 0x1.279a74p-1f);
+  EXPECT_EQ(rsqrt_approx_f64(3.0), 0x1.279a74590331cp-1);
+}
+
+// The unit sees the mantissa and the exponent's parity only: scaling by 4^k scales by 2^-k.
+TEST(SpecialFunctionUnit, RsqrtScalesWithTheExponent) {
+  for (float x : {1.0f, 1.2345f, 1.9999999f, 2.5f, 3.75f}) {
+    for (int k : {-74, -63, -20, -1, 1, 20, 63}) {
+      if (std::ldexp(std::ldexp(x, 2 * k), -2 * k) != x) continue;  // a subnormal that lost bits
+      EXPECT_EQ(mufu_rsqrt(std::ldexp(x, 2 * k)), std::ldexp(mufu_rsqrt(x), -k)) << x << " * 4^" << k;
+    }
+    double d = x;
+    EXPECT_EQ(mufu_rsqrt64h(std::ldexp(d, 1000)), std::ldexp(mufu_rsqrt64h(d), -500));
+    double subnormal = std::ldexp(d, -1050);
+    ASSERT_EQ(std::ldexp(subnormal, 1050), d);
+    EXPECT_EQ(mufu_rsqrt64h(subnormal), std::ldexp(mufu_rsqrt64h(d), 525));
+    EXPECT_EQ(rsqrt_approx_f64(subnormal), std::ldexp(rsqrt_approx_f64(d), 525));
+  }
+}
+
+TEST(SpecialFunctionUnit, RsqrtSpecialInputs) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(mufu_rsqrt(0.0f), inf);
+  EXPECT_EQ(mufu_rsqrt(-0.0f), -inf);
+  EXPECT_EQ(mufu_rsqrt(inf), 0.0f);
+  EXPECT_TRUE(std::isnan(mufu_rsqrt(-1.0f)));
+  EXPECT_TRUE(std::isnan(mufu_rsqrt(-inf)));
+  EXPECT_TRUE(std::isnan(mufu_rsqrt(std::numeric_limits<float>::quiet_NaN())));
+  EXPECT_EQ(mufu_rsqrt(4.0f), 0.5f);  // a power of 4 is exact
+  EXPECT_EQ(rsqrt_approx_f64(0.0), std::numeric_limits<double>::infinity());
+  EXPECT_EQ(rsqrt_approx_f64(std::numeric_limits<double>::infinity()), 0.0);
+  EXPECT_TRUE(std::isnan(rsqrt_approx_f64(-2.0)));
+  // The seed has 20 mantissa bits; the refinement brings rsqrt.approx.f64 close to 1/sqrt.
+  for (double x : {2.0, 3.0, 7.5, 1e-300, 1e300}) {
+    EXPECT_EQ(std::bit_cast<uint64_t>(mufu_rsqrt64h(x)) & 0xffffffffu, 0u);
+    EXPECT_NEAR(rsqrt_approx_f64(x) * std::sqrt(x), 1.0, 1e-15) << x;
+  }
+}
+
+}  // namespace
+}  // namespace cucpu::jit
