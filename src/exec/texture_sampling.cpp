@@ -183,19 +183,31 @@ float blend_channel(const TextureObject& t, const Corner* corners, unsigned coun
   return blend == Blend::Half ? static_cast<float>(static_cast<_Float16>(sum)) : sum;
 }
 
-FetchResult sample_linear(const TextureObject& t, const float* coords, uint64_t layer, bool normalized) {
-  const unsigned dims = t.storage.dimensions;
+// The texels a linear filter (or a gather) reads in each of the first `dims` dimensions,
+// addressed, and the upper one's weight in 1/256.
+struct LinearFootprint {
   int64_t lower[3] = {0, 0, 0}, upper[3] = {0, 0, 0};
   uint32_t weight[3] = {0, 0, 0};
+};
+
+LinearFootprint linear_footprint(const TextureObject& t, const float* coords, unsigned dims, bool normalized) {
+  LinearFootprint f;
   for (unsigned d = 0; d < dims; ++d) {
     const uint64_t size = size_of(t.storage, d);
     const float x = normalized ? coords[d] * static_cast<float>(size) : coords[d];
     const LinearSplit split = split_for_linear(x - 0.5f);
     const AddressMode mode = mode_of(t.sampler, d, normalized);
-    lower[d] = apply_address_mode(split.lower, size, mode);
-    upper[d] = apply_address_mode(split.lower + 1, size, mode);
-    weight[d] = split.weight;
+    f.lower[d] = apply_address_mode(split.lower, size, mode);
+    f.upper[d] = apply_address_mode(split.lower + 1, size, mode);
+    f.weight[d] = split.weight;
   }
+  return f;
+}
+
+FetchResult sample_linear(const TextureObject& t, const float* coords, uint64_t layer, bool normalized) {
+  const unsigned dims = t.storage.dimensions;
+  const LinearFootprint footprint = linear_footprint(t, coords, dims, normalized);
+  const auto& [lower, upper, weight] = footprint;
   Corner corners[8];
   const unsigned count = 1u << dims;
   for (unsigned corner = 0; corner < count; ++corner) {
@@ -291,16 +303,8 @@ FetchResult fetch_texel(const TextureObject& t, const int32_t* coords, uint64_t 
 FetchResult gather(const TextureObject& t, const float* coords, uint64_t layer, unsigned component) {
   if (empty(t.storage)) return FetchResult{};
   layer = clamp_layer(t.storage, layer);
-  const bool normalized = t.sampler.normalized_coords;
-  int64_t lower[2], upper[2];
-  for (unsigned d = 0; d < 2; ++d) {
-    const uint64_t size = size_of(t.storage, d);
-    const float x = normalized ? coords[d] * static_cast<float>(size) : coords[d];
-    const LinearSplit split = split_for_linear(x - 0.5f);
-    const AddressMode mode = mode_of(t.sampler, d, normalized);
-    lower[d] = apply_address_mode(split.lower, size, mode);
-    upper[d] = apply_address_mode(split.lower + 1, size, mode);
-  }
+  const LinearFootprint footprint = linear_footprint(t, coords, 2, t.sampler.normalized_coords);
+  const auto& [lower, upper, weight] = footprint;
   const int64_t corners[4][3] = {
       {lower[0], upper[1], 0}, {upper[0], upper[1], 0}, {upper[0], lower[1], 0}, {lower[0], lower[1], 0}};
   FetchResult r;
