@@ -243,6 +243,13 @@ Result<void> GraphExec::update_from(const Graph& graph) {
 Command GraphExec::launch_command(uint64_t stream_id) const {
   Command command;
   command.kind = CommandKind::Graph;
+  {
+    // cudaGraphLaunch: "each launch is ordered behind ... any previous launches of graphExec"
+    // (to run a graph concurrently, instantiate it again), whatever the streams.
+    std::lock_guard lock(launch_mutex_);
+    if (last_launch_) command.after.push_back(last_launch_);
+    last_launch_ = command.done;
+  }
   if (!memory_events_.empty()) back_graph_launch(memory_events_, stream_id, command.done);
   const uint64_t exec_handle = reinterpret_cast<uintptr_t>(this);  // the cudaGraphExec_t
   command.run = [steps = steps_, handles = conditional_handles_, exec_handle] {

@@ -99,6 +99,9 @@ class GraphExec {
   Result<void> update_from(const Graph& graph);
 
  private:
+  // The completion of the latest launch command made: the next launch waits for it.
+  mutable std::mutex launch_mutex_;
+  mutable CompletionRef last_launch_;
   struct Step {
     CommandKind kind;
     std::function<void()> run;

@@ -81,6 +81,29 @@ TEST(Graphs, DiamondRunsInDependencyOrderAtEveryLaunch) {
   destroy_graph(graph);
 }
 
+// cudaGraphLaunch orders every launch of one executable graph behind the previous one, on
+// whichever streams they go: two launches on two streams never overlap.
+TEST(Graphs, LaunchesOfOneExecOnTwoStreamsRunOneAfterTheOther) {
+  std::atomic<int> running{0}, most{0};
+  Graph* graph = create_graph();
+  ASSERT_TRUE(graph->add(CommandKind::HostFunction, [&] {
+    most = std::max(most.load(), ++running);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    --running;
+  }, {}));
+  auto exec = GraphExec::instantiate(*graph);
+  ASSERT_TRUE(exec);
+  Stream& one = engine().create(true, 0);
+  Stream& two = engine().create(true, 0);
+  for (int launch = 0; launch < 3; ++launch) {
+    ASSERT_TRUE(engine().enqueue(one, (*exec)->launch_command(one.id())));
+    ASSERT_TRUE(engine().enqueue(two, (*exec)->launch_command(two.id())));
+  }
+  engine().synchronize(one);
+  engine().synchronize(two);
+  EXPECT_EQ(most.load(), 1);
+}
+
 TEST(Graphs, ACloneHasTheSameNodesAndEdgesButIsItsOwn) {
   RunLog log;
   Graph* graph = create_graph();
@@ -429,7 +452,9 @@ TEST(GraphNodes, GraphAllocationsAreBackedAtLaunchAndReusedInStreamOrder) {
   ASSERT_TRUE(engine().enqueue(one, (*second_exec)->launch_command(one.id())));
   EXPECT_EQ(graph_memory_usage(kDevice).used, base + size);  // after it on the same stream: reused
   ASSERT_TRUE(engine().enqueue(two, (*first_exec)->launch_command(two.id())));
-  EXPECT_EQ(graph_memory_usage(kDevice).used, base + 2 * size);  // may run alongside: more memory
+  // On another stream: the launch waits for the exec's previous one (cudaGraphLaunch orders
+  // launches of one exec), but its memory is backed at launch, apart: more memory.
+  EXPECT_EQ(graph_memory_usage(kDevice).used, base + 2 * size);
   release = true;
   engine().synchronize(one);
   engine().synchronize(two);

@@ -310,8 +310,12 @@ cudaError_t launch_graph(cudaGraphExec_t exec, cudaStream_t handle, NullStream n
   if (!graph_exec) return runtime::record(cudaErrorInvalidValue);
   core::Stream* stream = runtime::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
-  auto queued = core::StreamEngine::instance().enqueue(*stream, graph_exec->launch_command(stream->id()));
-  return queued ? cudaSuccess : runtime::record(queued.error());
+  core::Command command = graph_exec->launch_command(stream->id());
+  const core::CompletionRef done = command.done;
+  auto queued = core::StreamEngine::instance().enqueue(*stream, std::move(command));
+  if (queued) return cudaSuccess;
+  done->mark_done();  // never queued: the exec's next launch must not wait for it
+  return runtime::record(queued.error());
 }
 
 // Nothing to upload: the device's memory is the host's.
