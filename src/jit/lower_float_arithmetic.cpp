@@ -1,7 +1,8 @@
 // Floating-point arithmetic on .f32/.f64: add/sub/mul/mad/fma/div with the rounding
 // modifiers, neg/abs/min/max, sqrt/rcp/rsqrt, the .approx transcendentals and copysign.
-// rsqrt.approx is the H100's MUFU.RSQ model (special_function_unit.h); the other .approx
-// functions are the host's correctly rounded or libm results, within the PTX ISA's bounds.
+// rsqrt.approx and sin/cos.approx.f32 are the H100's MUFU models (special_function_unit.h);
+// the other .approx functions are the host's correctly rounded or libm results, within the
+// PTX ISA's bounds.
 //
 // .rn (and no modifier) is the host's IEEE arithmetic, which is correctly rounded and,
 // on x86-64, true single precision. .rz/.rm/.rp call helpers that switch the host
@@ -185,11 +186,16 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
       result = b.CreateUnaryIntrinsic(llvm::Intrinsic::log2, x);
       break;
     case ptx::Opcode::Sin:
-      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::sin, x);
+    case ptx::Opcode::Cos: {  // f32: FMUL.RZ by 1/(2 pi) and MUFU.SIN/COS, bit for bit
+      bool sin = inst.opcode == ptx::Opcode::Sin;
+      if (t->isFloatTy()) {
+        const char* name = sin ? "__cucpu_jit_sin_approx_f32" : "__cucpu_jit_cos_approx_f32";
+        result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
+      } else {
+        result = b.CreateUnaryIntrinsic(sin ? llvm::Intrinsic::sin : llvm::Intrinsic::cos, x);
+      }
       break;
-    case ptx::Opcode::Cos:
-      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::cos, x);
-      break;
+    }
     default: {  // tanh: libm
       const char* name = t->isFloatTy() ? "tanhf" : "tanh";
       result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});

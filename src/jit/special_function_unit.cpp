@@ -10,8 +10,18 @@
 // leaves out its columns below 2^19. The coefficients (mufu_rsqrt_table.h) were fitted to
 // every result of the H100 for two binades by scripts/fit_mufu_rsqrt.cpp, and reproduce all
 // 2^24 of them; tests/data/mufu_rsqrt_h100.tsv keeps a sample (special_function_unit_test).
+//
+// MUFU.SIN works the same way on the quarter wave: the fraction of the angle in revolutions,
+// truncated to 25 bits, gives the quadrant (top 2 bits) and j (23 bits, complemented in the odd
+// quadrants); the top 6 bits of j pick one of 64 segments, l = the low 17 bits, and in units of
+// 2^-37
+//   V = C0*2^12 + c1*l - c2*S(l),   |result| = V * 2^-37 truncated to a float,
+// with the same S. MUFU.COS is MUFU.SIN a quarter turn on. scripts/fit_mufu_sin.cpp fitted
+// mufu_sin_table.h to all 2^23 * 14 results of sin/cos.approx.f32 the H100 gave for x in
+// [2^-3, 8) and [-2, -1) and reproduces every one; tests/data/mufu_sin_h100.tsv keeps a sample.
 #include "jit/special_function_unit.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -19,6 +29,7 @@
 
 #include "jit/function_lowering.h"
 #include "jit/mufu_rsqrt_table.h"
+#include "jit/mufu_sin_table.h"
 
 namespace cucpu::jit {
 namespace {
@@ -71,7 +82,50 @@ bool rsqrt_special(T x, T& result) {
   return true;
 }
 
+// |MUFU.SIN| at j (23 bits) of the quarter wave: about sin(pi/2 * j / 2^23).
+float quarter_wave(uint32_t j) {
+  const MufuSinSegment& s = kMufuSinTable[j >> 17];
+  uint32_t l = j & 0x1ffffu;
+  auto v = static_cast<uint64_t>(int64_t{s.c0} * 4096 + int64_t{s.c1} * l - int64_t{s.c2} * int64_t(kept_square(l)));
+  int dropped = std::max(0, static_cast<int>(std::bit_width(v)) - 24);  // truncation to a float's 24 bits
+  return std::ldexp(static_cast<float>(v >> dropped << dropped), -37);
+}
+
+// MUFU.SIN of the 25-bit phase f (the fraction of |r| in units of 2^-25), for r >= 0.
+float sin_of_phase(uint32_t f) {
+  uint32_t quadrant = f >> 23, j = f & 0x7fffffu;
+  float magnitude = quarter_wave((quadrant & 1) != 0 ? ~j & 0x7fffffu : j);
+  return (quadrant & 2) != 0 ? -magnitude : magnitude;
+}
+
+// The fraction of |r| truncated to 25 bits (exact: double holds |r|'s fraction whole).
+uint32_t phase(float r) {
+  double a = std::fabs(static_cast<double>(r));
+  return static_cast<uint32_t>(std::floor((a - std::floor(a)) * 0x1p25));
+}
+
+// x / (2 pi) as FMUL.RZ x, 0x1.45f306p-3 computes it: the product is exact in double.
+float revolutions_rz(float x) {
+  double p = static_cast<double>(x) * static_cast<double>(0x1.45f306p-3f);
+  auto r = static_cast<float>(p);
+  return std::fabs(static_cast<double>(r)) > std::fabs(p) ? std::nextafter(r, 0.0f) : r;
+}
+
 }  // namespace
+
+float mufu_sin(float revolutions) {
+  if (!std::isfinite(revolutions)) return std::numeric_limits<float>::quiet_NaN();
+  float y = sin_of_phase(phase(revolutions));
+  return std::signbit(revolutions) ? -y : y;
+}
+
+float mufu_cos(float revolutions) {
+  if (!std::isfinite(revolutions)) return std::numeric_limits<float>::quiet_NaN();
+  return sin_of_phase((phase(revolutions) + (1u << 23)) & 0x1ffffffu);
+}
+
+float sin_approx_f32(float x) { return mufu_sin(revolutions_rz(x)); }
+float cos_approx_f32(float x) { return mufu_cos(revolutions_rz(x)); }
 
 float mufu_rsqrt(float x) {
   float special;
@@ -111,6 +165,8 @@ double __cucpu_jit_rsqrt_approx_ftz_f64(double x) {  // .ftz: a subnormal input 
   return mufu_rsqrt64h(std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0, x) : x);
 }
 double __cucpu_jit_rsqrt_approx_f64(double x) { return rsqrt_approx_f64(x); }
+float __cucpu_jit_sin_approx_f32(float x) { return sin_approx_f32(x); }
+float __cucpu_jit_cos_approx_f32(float x) { return cos_approx_f32(x); }
 }
 }  // namespace
 
@@ -119,6 +175,8 @@ RuntimeSymbols special_function_helper_symbols() {
   symbols["__cucpu_jit_rsqrt_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_rsqrt_approx_f32);
   symbols["__cucpu_jit_rsqrt_approx_ftz_f64"] = reinterpret_cast<void*>(&__cucpu_jit_rsqrt_approx_ftz_f64);
   symbols["__cucpu_jit_rsqrt_approx_f64"] = reinterpret_cast<void*>(&__cucpu_jit_rsqrt_approx_f64);
+  symbols["__cucpu_jit_sin_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_sin_approx_f32);
+  symbols["__cucpu_jit_cos_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_cos_approx_f32);
   return symbols;
 }
 

@@ -19,4 +19,15 @@ double mufu_rsqrt64h(double x);
 // y = fma(y0*e, fma(0.375, e, 0.5), y0); special inputs give MUFU.RSQ64H's result.
 double rsqrt_approx_f64(double x);
 
+// MUFU.SIN and MUFU.COS of r revolutions (an angle of 2 pi r). The unit keeps the fraction of
+// |r| truncated to 25 bits, so whole turns vanish and any |r| < 2^-25 counts as 0; sin is
+// odd in r, cos even; an infinite or NaN r gives NaN. Within about 2^-22 of sin(2 pi r).
+float mufu_sin(float revolutions);
+float mufu_cos(float revolutions);
+
+// sin.approx.f32 and cos.approx.f32 as ptxas expands them on sm_90: the angle in radians
+// times 1/(2 pi) rounded toward zero (FMUL.RZ by 0x1.45f306p-3), then MUFU.SIN or MUFU.COS.
+float sin_approx_f32(float x);
+float cos_approx_f32(float x);
+
 }  // namespace cucpu::jit

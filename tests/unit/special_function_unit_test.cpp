@@ -1,6 +1,7 @@
 // The MUFU models (src/jit/special_function_unit.h) against results taken on an H100:
-// tests/data/mufu_rsqrt_h100.tsv (a sample of the probe the table was fitted to, see
-// tests/data/README.md) and the rsqrt lines of the math_precision conformance program.
+// tests/data/mufu_rsqrt_h100.tsv and mufu_sin_h100.tsv (samples of the probes the tables were
+// fitted to, see tests/data/README.md) and the rsqrt and __sinf lines of the math_precision
+// conformance program.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -81,6 +82,57 @@ TEST(SpecialFunctionUnit, RsqrtSpecialInputs) {
   for (double x : {2.0, 3.0, 7.5, 1e-300, 1e300}) {
     EXPECT_EQ(std::bit_cast<uint64_t>(mufu_rsqrt64h(x)) & 0xffffffffu, 0u);
     EXPECT_NEAR(rsqrt_approx_f64(x) * std::sqrt(x), 1.0, 1e-15) << x;
+  }
+}
+
+TEST(SpecialFunctionUnit, SinCosMatchTheH100Sample) {
+  std::ifstream in(CUCPU_TEST_DATA "/data/mufu_sin_h100.tsv");
+  ASSERT_TRUE(in) << "tests/data/mufu_sin_h100.tsv is missing";
+  std::string line;
+  int count = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string kind;
+    uint32_t input = 0, expected = 0;
+    fields >> kind >> std::hex >> input >> expected;
+    ASSERT_TRUE(fields && (kind == "sin" || kind == "cos")) << "bad line: " << line;
+    float x = std::bit_cast<float>(input);
+    float y = kind == "sin" ? sin_approx_f32(x) : cos_approx_f32(x);
+    EXPECT_EQ(std::bit_cast<uint32_t>(y), expected) << kind << ".approx.f32 of " << line;
+    ++count;
+  }
+  EXPECT_GT(count, 1800);
+}
+
+// math_precision.cu on the H100: __sinf(1) (sin.approx.f32).
+TEST(SpecialFunctionUnit, SinOfOneAsInMathPrecision) { EXPECT_EQ(sin_approx_f32(1.0f), 0x1.aed546p-1f); }
+
+// The unit sees the fraction of |r| only: whole turns vanish, sin is odd and cos even.
+TEST(SpecialFunctionUnit, SinCosArePeriodicInRevolutions) {
+  for (float r : {0.0f, 0.1f, 0.25f, 0.3f, 0.5f, 0.7f, 0.75f, 0.99f}) {
+    for (float turns : {1.0f, 2.0f, 5.0f}) {
+      EXPECT_EQ(mufu_sin(r + turns), mufu_sin(r + turns - std::floor(r + turns))) << r << " + " << turns;
+      EXPECT_EQ(mufu_cos(r + turns), mufu_cos(r + turns - std::floor(r + turns))) << r << " + " << turns;
+    }
+    EXPECT_EQ(mufu_sin(-r), -mufu_sin(r)) << r;
+    EXPECT_EQ(mufu_cos(-r), mufu_cos(r)) << r;
+    EXPECT_NEAR(mufu_sin(r), std::sin(2 * M_PI * r), 0x1p-21) << r;
+    EXPECT_NEAR(mufu_cos(r), std::cos(2 * M_PI * r), 0x1p-21) << r;
+  }
+}
+
+TEST(SpecialFunctionUnit, SinCosSpecialInputs) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  EXPECT_EQ(std::bit_cast<uint32_t>(sin_approx_f32(0.0f)), 0u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(sin_approx_f32(-0.0f)), 0x80000000u);
+  EXPECT_EQ(cos_approx_f32(0.0f), 1.0f);
+  EXPECT_EQ(cos_approx_f32(-0.0f), 1.0f);
+  EXPECT_EQ(mufu_sin(0.25f), 1.0f);
+  EXPECT_EQ(mufu_cos(0.5f), -1.0f);
+  for (float x : {inf, -inf, std::numeric_limits<float>::quiet_NaN()}) {
+    EXPECT_TRUE(std::isnan(sin_approx_f32(x))) << x;
+    EXPECT_TRUE(std::isnan(cos_approx_f32(x))) << x;
   }
 }
 
