@@ -68,10 +68,9 @@ Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kerne
       return make_error(ErrorCode::NotSupported, "thread block clusters need a compute capability 9.0 device");
     if (c.count() == 0) return invalid_cluster(fmt::format("a cluster of {}x{}x{} blocks", c.x, c.y, c.z));
     // "If a kernel uses compile-time cluster size, the cluster size cannot be modified when
-    // launching the kernel" (CUDA Programming Guide, "Thread Block Clusters").
-    if (info.cluster_dims[0] != 0)
-      return invalid_cluster(fmt::format("a launch-time cluster shape for kernel {}, which has a compile-time one",
-                                         kernel.device_name));
+    // launching the kernel" (CUDA Programming Guide, "Thread Block Clusters"): an H100 takes
+    // a launch-time shape equal to the compile-time one and refuses a different one, as it
+    // does with a shape required through cudaFuncSetAttribute (e2e cluster_launch_rules).
     if (has_required && (c.x != required.x || c.y != required.y || c.z != required.z))
       return invalid_cluster(fmt::format("cluster {}x{}x{} differs from the kernel's required {}x{}x{}", c.x, c.y,
                                          c.z, required.x, required.y, required.z));

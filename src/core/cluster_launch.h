@@ -24,8 +24,9 @@ exec::Dim3 required_cluster_dims(const jit::KernelInfo& info, const Kernel& kern
 
 // Checks a launch's cluster shape as an H100 does and returns the shape the grid runs with
 // (1x1x1 without clusters): the grid a multiple of it, at most 8 blocks (16 when the kernel
-// allows non-portable sizes), no launch-time shape on a kernel with a compile-time one, a
-// shape where the kernel demands one, and a cluster whose blocks fit one GPC at once.
+// allows non-portable sizes), a launch-time shape on a kernel with a required one (compile-
+// time or set) equal to it, a shape where the kernel demands one, and a cluster whose blocks
+// fit one GPC at once.
 // Errors are ErrorCode::InvalidClusterSize (cudaErrorInvalidClusterSize).
 Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kernel& kernel, const LaunchRequest& request);
 

@@ -1,7 +1,8 @@
 // Thread block clusters as the H100 validates and reports them: launch errors
 // (cudaLaunchKernelEx with cudaLaunchAttributeClusterDimension), cudaFuncGetAttributes'
 // cluster fields, cudaFuncSetAttribute's cluster attributes, cudaOccupancyMaxPotentialClusterSize
-// and cudaOccupancyMaxActiveClusters, and the cluster special registers of a 3D cluster
+// and cudaOccupancyMaxActiveClusters' errors (its numbers: cluster_occupancy.cu), and the
+// cluster special registers of a 3D cluster
 // (CUDA Programming Guide "Thread Block Clusters"; PTX ISA 10.x %cluster_*).
 #include <cooperative_groups.h>
 #include <cstdio>
@@ -107,18 +108,10 @@ int main() {
     attribute[0].id = cudaLaunchAttributeClusterDimension;
     config.attrs = attribute;
     config.numAttrs = 1;
-    for (unsigned size : {1u, 2u, 4u, 8u, 16u}) {
-        attribute[0].val.clusterDim.x = size;
-        attribute[0].val.clusterDim.y = 1;
-        attribute[0].val.clusterDim.z = 1;
-        config.blockDim = 1024;
-        cudaError_t error = cudaOccupancyMaxActiveClusters(&value, (void *)plain, &config);
-        printf("MaxActiveClusters, cluster %2u, 1024 threads: %s %d\n", size, cudaGetErrorName(error), value);
-        config.blockDim = 128;
-        error = cudaOccupancyMaxActiveClusters(&value, (void *)plain, &config);
-        printf("MaxActiveClusters, cluster %2u, 128 threads: %s %d\n", size, cudaGetErrorName(error), value);
-    }
+    // How many clusters fit at once (cudaOccupancyMaxActiveClusters' numbers): cluster_occupancy.cu.
     attribute[0].val.clusterDim.x = 4;
+    attribute[0].val.clusterDim.y = 1;
+    attribute[0].val.clusterDim.z = 1;
     report("MaxActiveClusters (fixed_pair, shape 4)", cudaOccupancyMaxActiveClusters(&value, (void *)fixed_pair, &config));
     cudaGetLastError();
 

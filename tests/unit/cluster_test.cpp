@@ -451,7 +451,7 @@ TEST_F(ClusterLaunch, PortableSizeIsEightNonPortableSixteen) {
   Result<Dim3> too_big = resolve({16, 1, 1}, {16, 1, 1});
   ASSERT_FALSE(too_big);
   EXPECT_EQ(too_big.error().code, ErrorCode::InvalidClusterSize);
-  kernel_.non_portable_cluster_size_allowed = true;
+  kernel_.non_portable_cluster_size_allowed = 2;  // any nonzero value allows
   Result<Dim3> allowed = resolve({4, 4, 1}, {4, 4, 1});
   ASSERT_TRUE(allowed);
   EXPECT_EQ(allowed->count(), 16u);
@@ -473,7 +473,13 @@ TEST_F(ClusterLaunch, CompileTimeShapeAppliesAndCannotBeReplaced) {
   Result<Dim3> implied = resolve({8, 1, 1}, {}, false);
   ASSERT_TRUE(implied);
   EXPECT_EQ(implied->x, 2u);
-  EXPECT_FALSE(resolve({8, 1, 1}, {4, 1, 1}));
+  // A launch-time shape equal to the compile-time one is taken, another refused (as an H100).
+  Result<Dim3> same = resolve({8, 1, 1}, {2, 1, 1});
+  ASSERT_TRUE(same);
+  EXPECT_EQ(same->x, 2u);
+  Result<Dim3> other = resolve({8, 1, 1}, {4, 1, 1});
+  ASSERT_FALSE(other);
+  EXPECT_EQ(other.error().code, ErrorCode::InvalidClusterSize);
   EXPECT_FALSE(resolve({7, 1, 1}, {}, false));
   EXPECT_EQ(core::required_cluster_dims(info_, kernel_).count(), 2u);
 }

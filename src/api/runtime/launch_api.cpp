@@ -206,12 +206,8 @@ cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(int* clusterSize, con
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   auto info = core::modules().load_kernel(*kernel);
   if (!info) return runtime::record(info.error());
-  // The configuration's cluster shape is ignored; a required one is the answer.
-  const exec::Dim3 required = core::required_cluster_dims(**info, *kernel);
-  if (required.count() != 0) {
-    *clusterSize = static_cast<int>(required.count());
-    return cudaSuccess;
-  }
+  // The configuration's cluster shape is ignored, and so is a required one: an H100 answers
+  // 8 for a __cluster_dims__(2) kernel (e2e cluster_launch_rules).
   int blocks_per_sm = 0;
   if (auto status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func,
                                                                   static_cast<int>(to_dim3(launchConfig->blockDim).count()),
@@ -233,13 +229,16 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const voi
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   auto info = core::modules().load_kernel(*kernel);
   if (!info) return runtime::record(info.error());
-  exec::Dim3 cluster = core::required_cluster_dims(**info, *kernel);
+  const exec::Dim3 required = core::required_cluster_dims(**info, *kernel);
+  // Without a shape from the kernel or the configuration an H100 succeeds; we count clusters
+  // of one block (the value it gives is yet to be taken: e2e cluster_occupancy).
+  exec::Dim3 cluster = required.count() != 0 ? required : exec::Dim3{};
   for (unsigned i = 0; i < launchConfig->numAttrs; ++i) {
     if (launchConfig->attrs[i].id != cudaLaunchAttributeClusterDimension) continue;
     const auto& c = launchConfig->attrs[i].val.clusterDim;
     const exec::Dim3 given{c.x, c.y, c.z};
     // With a required shape, the configuration's must be absent or the same.
-    if (cluster.count() != 0 && (given.x != cluster.x || given.y != cluster.y || given.z != cluster.z))
+    if (required.count() != 0 && (given.x != required.x || given.y != required.y || given.z != required.z))
       return runtime::record(cudaErrorInvalidClusterSize);
     cluster = given;
   }
@@ -307,8 +306,9 @@ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttrib
     case cudaFuncAttributeRequiredClusterDepth: {
       auto info = core::modules().load_kernel(*kernel);
       if (!info) return runtime::record(info.error());
-      // A compile-time shape cannot be changed (driver_types.h, cudaFuncAttributes).
-      if ((*info)->cluster_dims[0] != 0) return runtime::record(cudaErrorNotPermitted);
+      // A compile-time shape cannot be changed (driver_types.h, cudaFuncAttributes); an
+      // H100 says cudaErrorInvalidValue (e2e cluster_launch_rules).
+      if ((*info)->cluster_dims[0] != 0) return runtime::record(cudaErrorInvalidValue);
       if (value < 0) return runtime::record(cudaErrorInvalidValue);
       kernel->required_cluster[attr - cudaFuncAttributeRequiredClusterWidth] = static_cast<uint32_t>(value);
       return cudaSuccess;
@@ -317,8 +317,9 @@ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttrib
       kernel->cluster_dim_must_be_set = value != 0;
       return cudaSuccess;
     case cudaFuncAttributeNonPortableClusterSizeAllowed:
-      if (value != 0 && value != 1) return runtime::record(cudaErrorInvalidValue);
-      kernel->non_portable_cluster_size_allowed = value != 0;
+      // Any nonzero value allows; an H100 takes 2 and reads it back (e2e cluster_launch_rules).
+      if (value < 0) return runtime::record(cudaErrorInvalidValue);
+      kernel->non_portable_cluster_size_allowed = value;
       return cudaSuccess;
     case cudaFuncAttributeClusterSchedulingPolicyPreference:
       if (value < cudaClusterSchedulingPolicyDefault || value > cudaClusterSchedulingPolicyLoadBalancing)
