@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "api/runtime/graph_handle.h"
 #include "api/runtime/missing_function.h"
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
@@ -25,24 +26,14 @@ using runtime::NullStream;
 
 namespace {
 
-core::Graph* to_graph(cudaGraph_t handle) {
-  return core::is_graph(handle) ? reinterpret_cast<core::Graph*>(handle) : nullptr;
-}
+using runtime::to_graph;
+using runtime::to_node;
+using runtime::to_node_handle;
 
-core::GraphNode* to_node(cudaGraphNode_t handle) { return reinterpret_cast<core::GraphNode*>(handle); }
-cudaGraphNode_t to_handle(core::GraphNode* node) { return reinterpret_cast<cudaGraphNode_t>(node); }
-
-// Adds a node after checking the graph and the dependency list.
-cudaError_t add_node(cudaGraphNode_t* node, cudaGraph_t graph_handle, const cudaGraphNode_t* dependencies,
+cudaError_t add_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                      size_t dependency_count, core::CommandKind kind, std::function<void()> run) {
-  core::Graph* graph = to_graph(graph_handle);
-  if (!node || !graph || (dependency_count > 0 && !dependencies)) return runtime::record(cudaErrorInvalidValue);
-  std::vector<core::GraphNode*> after;
-  for (size_t i = 0; i < dependency_count; ++i) after.push_back(to_node(dependencies[i]));
-  auto added = graph->add(kind, std::move(run), after);
-  if (!added) return runtime::record(added.error());
-  *node = to_handle(*added);
-  return cudaSuccess;
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count,
+                                 core::NodeContent{.kind = kind, .run = std::move(run)});
 }
 
 // The list-returning calls share CUDA's convention: a null array asks for the count; else
@@ -55,7 +46,7 @@ cudaError_t list_nodes(const std::vector<core::GraphNode*>& nodes, cudaGraphNode
     return cudaSuccess;
   }
   const size_t written = std::min(*count, nodes.size());
-  for (size_t i = 0; i < *count; ++i) out[i] = i < written ? to_handle(nodes[i]) : nullptr;
+  for (size_t i = 0; i < *count; ++i) out[i] = i < written ? to_node_handle(nodes[i]) : nullptr;
   *count = written;
   return cudaSuccess;
 }
@@ -235,8 +226,8 @@ cudaError_t CUDARTAPI cudaGraphGetEdges(cudaGraph_t graph, cudaGraphNode_t* from
   }
   const size_t written = std::min(*numEdges, edges.size());
   for (size_t i = 0; i < *numEdges; ++i) {
-    from[i] = i < written ? to_handle(edges[i].first) : nullptr;
-    to[i] = i < written ? to_handle(edges[i].second) : nullptr;
+    from[i] = i < written ? to_node_handle(edges[i].first) : nullptr;
+    to[i] = i < written ? to_node_handle(edges[i].second) : nullptr;
     if (edgeData) edgeData[i] = cudaGraphEdgeData{};
   }
   *numEdges = written;
@@ -344,3 +335,22 @@ cudaError_t CUDARTAPI cudaGraphUpload_ptsz(cudaGraphExec_t graphExec, cudaStream
 }
 
 }  // extern "C"
+
+namespace cucpu::runtime {
+
+cudaError_t add_graph_node(cudaGraphNode_t* node, cudaGraph_t graph_handle, const cudaGraphNode_t* dependencies,
+                           size_t dependency_count, core::NodeContent content) {
+  core::Graph* graph = to_graph(graph_handle);
+  if (!node || !graph || (dependency_count > 0 && !dependencies)) {
+    for (core::Graph* body : content.bodies) core::destroy_graph(body);  // the node would have owned them
+    return record(cudaErrorInvalidValue);
+  }
+  std::vector<core::GraphNode*> after;
+  for (size_t i = 0; i < dependency_count; ++i) after.push_back(to_node(dependencies[i]));
+  auto added = graph->add(std::move(content), after);
+  if (!added) return record(added.error());
+  *node = to_node_handle(*added);
+  return cudaSuccess;
+}
+
+}  // namespace cucpu::runtime

@@ -11,6 +11,7 @@
 #include <unordered_set>
 #include <vector>
 
+#include "api/runtime/graph_handle.h"
 #include "api/runtime/missing_function.h"
 #include "api/runtime/runtime_state.h"
 #include "core/device.h"
@@ -23,27 +24,9 @@ using namespace cucpu;
 
 namespace {
 
-core::Graph* to_graph(cudaGraph_t handle) {
-  return core::is_graph(handle) ? reinterpret_cast<core::Graph*>(handle) : nullptr;
-}
-core::GraphNode* to_node(cudaGraphNode_t handle) { return reinterpret_cast<core::GraphNode*>(handle); }
-cudaGraph_t to_handle(core::Graph* graph) { return reinterpret_cast<cudaGraph_t>(graph); }
-
-// Adds a node after checking the graph and the dependency list (as graph_api.cpp does).
-cudaError_t add_node(cudaGraphNode_t* node, cudaGraph_t graph_handle, const cudaGraphNode_t* dependencies,
-                     size_t dependency_count, core::NodeContent content) {
-  core::Graph* graph = to_graph(graph_handle);
-  if (!node || !graph || (dependency_count > 0 && !dependencies)) {
-    for (core::Graph* body : content.bodies) core::destroy_graph(body);
-    return runtime::record(cudaErrorInvalidValue);
-  }
-  std::vector<core::GraphNode*> after;
-  for (size_t i = 0; i < dependency_count; ++i) after.push_back(to_node(dependencies[i]));
-  auto added = graph->add(std::move(content), after);
-  if (!added) return runtime::record(added.error());
-  *node = reinterpret_cast<cudaGraphNode_t>(*added);
-  return cudaSuccess;
-}
+using runtime::to_graph;
+using runtime::to_node;
+using runtime::to_graph_handle;
 
 core::Event* to_event(cudaEvent_t handle) {
   return core::is_event(handle) ? reinterpret_cast<core::Event*>(handle) : nullptr;
@@ -101,7 +84,7 @@ cudaError_t add_mem_alloc_node(cudaGraphNode_t* node, cudaGraph_t graph, const c
   void* pointer = (*allocation)->pointer();
   // Nothing to do when it runs: the launch backed it (graph_memory.h), pages come on use.
   core::NodeContent content{.kind = core::CommandKind::MemAlloc, .allocation = *allocation};
-  if (cudaError_t error = add_node(node, graph, dependencies, dependency_count, std::move(content));
+  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
       error != cudaSuccess)
     return error;
   *dptr = pointer;
@@ -115,7 +98,7 @@ cudaError_t add_mem_free_node(cudaGraphNode_t* node, cudaGraph_t graph, const cu
   core::NodeContent content{.kind = core::CommandKind::MemFree,
                             .run = [allocation] { allocation->release_pages(); },
                             .allocation = allocation};
-  return add_node(node, graph, dependencies, dependency_count, std::move(content));
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
 }
 
 cudaError_t add_child_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
@@ -130,7 +113,7 @@ cudaError_t add_child_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const
     body = core::create_graph();
     child->copy_into(*body);
   }
-  return add_node(node, graph, dependencies, dependency_count,
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count,
                   core::NodeContent{.kind = core::CommandKind::Graph, .bodies = {body}});
 }
 
@@ -150,7 +133,7 @@ cudaError_t add_event_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaG
       if (!core::is_event(event)) return;
       if (core::CompletionRef completion = event->completion()) completion->wait();
     };
-  return add_node(node, graph, dependencies, dependency_count, std::move(content));
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
 }
 
 // A conditional node with `size` empty bodies, which it returns in phGraph_out.
@@ -176,7 +159,7 @@ cudaError_t add_conditional_node(cudaGraphNode_t* node, cudaGraph_t graph, const
   if (!to_graph(graph)) return runtime::record(cudaErrorInvalidValue);
   core::NodeContent content{.kind = core::CommandKind::Conditional, .condition = condition};
   for (unsigned i = 0; i < p.size; ++i) content.bodies.push_back(core::create_graph());
-  if (cudaError_t error = add_node(node, graph, dependencies, dependency_count, std::move(content));
+  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
       error != cudaSuccess)
     return error;
   // CUDA-owned and valid as long as the node: the node's own list of bodies.
@@ -198,7 +181,7 @@ cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cu
 cudaError_t CUDARTAPI cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t node, cudaGraph_t* pGraph) {
   if (!node || !pGraph || to_node(node)->kind() != core::CommandKind::Graph)
     return runtime::record(cudaErrorInvalidValue);
-  *pGraph = to_handle(to_node(node)->content().bodies.at(0));
+  *pGraph = to_graph_handle(to_node(node)->content().bodies.at(0));
   return cudaSuccess;
 }
 
@@ -345,7 +328,7 @@ cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
               add_child_graph_node(pGraphNode, graph, pDependencies, numDependencies, p.graph.graph, p.graph.ownership);
           error != cudaSuccess)
         return error;
-      p.graph.graph = to_handle(to_node(*pGraphNode)->content().bodies.at(0));  // the node's own graph
+      p.graph.graph = to_graph_handle(to_node(*pGraphNode)->content().bodies.at(0));  // the node's own graph
       return cudaSuccess;
     case cudaGraphNodeTypeEmpty:
       return cudaGraphAddEmptyNode(pGraphNode, graph, pDependencies, numDependencies);
