@@ -11,46 +11,29 @@
 
 #include <fmt/format.h>
 
-#include <boost/context/fiber.hpp>
-#include <boost/context/fixedsize_stack.hpp>
 #include <algorithm>
 #include <memory>
 #include <new>
 #include <optional>
 
 #include "exec/fiber_scheduler.h"
+#include "exec/interleaved_blocks.h"
 #include "exec/kernel_faults.h"
 
 namespace cucpu::exec {
 namespace {
 
-// The stack of a block's scheduler (FiberBlock::run), not of its threads.
-constexpr std::size_t kSchedulerStackBytes = 128 * 1024;
-
-// One block of the running cluster.
-struct ClusterBlock {
-  explicit ClusterBlock(FiberStackPool& stacks) : fibers(stacks) {}
-  BlockSetup setup;
-  FiberBlock fibers;
-  boost::context::fiber suspended;  // the block while the worker runs others; empty when done
-  bool done = false;
-  std::optional<Error> error;
-};
-
 // What a worker keeps from cluster to cluster.
 struct WorkerClusters {
   SharedWindow window;
   std::unique_ptr<FiberStackPool> stacks;
-  std::vector<std::unique_ptr<ClusterBlock>> blocks;
+  std::vector<std::unique_ptr<InterleavedBlock>> blocks;
 };
 
 WorkerClusters& worker_clusters() {
   thread_local WorkerClusters clusters;
   return clusters;
 }
-
-// While a worker runs a cluster: the worker's loop (suspended) while a block runs.
-thread_local boost::context::fiber* cluster_worker_loop = nullptr;
 
 Dim3 position_of(uint64_t linear, const Dim3& extent) {
   Dim3 index;
@@ -62,24 +45,6 @@ Dim3 position_of(uint64_t linear, const Dim3& extent) {
 
 Dim3 clusters_per_grid(const Dim3& grid, const Dim3& cluster) {
   return Dim3{grid.x / cluster.x, grid.y / cluster.y, grid.z / cluster.z};
-}
-
-// Starts a block's scheduler on a fiber of its own; false when there is no memory for it.
-bool start_block(ClusterBlock& block) {
-  ClusterBlock* raw = &block;
-  try {
-    block.suspended = boost::context::fiber(std::allocator_arg, boost::context::fixedsize_stack(kSchedulerStackBytes),
-                                            [raw](boost::context::fiber&& worker) {
-                                              *cluster_worker_loop = std::move(worker);
-                                              Result<void> result = raw->fibers.run(raw->setup);
-                                              if (!result) raw->error = result.error();
-                                              raw->done = true;
-                                              return std::move(*cluster_worker_loop);
-                                            });
-  } catch (const std::bad_alloc&) {
-    return false;
-  }
-  return true;
 }
 
 ThreadExecution& executing_thread(jit::ThreadContext* context) {
@@ -199,15 +164,14 @@ Result<void> run_cluster(const GridLaunch& grid, uint64_t cluster_index, uint32_
   const std::size_t stack_bytes = fiber_stack_bytes(settings, kernel);
   if (!state.stacks) state.stacks = std::make_unique<FiberStackPool>(stack_bytes);
   state.stacks->require_stack_bytes(stack_bytes);
-  while (state.blocks.size() < block_count) state.blocks.push_back(std::make_unique<ClusterBlock>(*state.stacks));
+  while (state.blocks.size() < block_count) state.blocks.push_back(std::make_unique<InterleavedBlock>(*state.stacks));
 
   ClusterRun run(block_count, static_cast<uint32_t>(grid.shape.block.count()));
   const uint32_t stride = shared_span(grid.shared_bytes);
-  boost::context::fiber worker_loop;
-  cluster_worker_loop = &worker_loop;
   std::optional<Error> failure;
+  InterleavingWorker interleaving;
   for (uint32_t rank = 0; rank < block_count && !failure; ++rank) {
-    ClusterBlock& block = *state.blocks[rank];
+    InterleavedBlock& block = *state.blocks[rank];
     const Dim3 within = position_of(rank, dims);
     BlockSetup& setup = block.setup;
     setup = BlockSetup{};
@@ -229,7 +193,7 @@ Result<void> run_cluster(const GridLaunch& grid, uint64_t cluster_index, uint32_
     setup.cluster = &run;
     block.done = false;
     block.error.reset();
-    if (!start_block(block))
+    if (!start_interleaved_block(block))
       failure = make_error(ErrorCode::MemoryAllocation, fmt::format("{}: no memory for its blocks", where));
   }
 
@@ -237,10 +201,9 @@ Result<void> run_cluster(const GridLaunch& grid, uint64_t cluster_index, uint32_
   uint32_t running = failure ? 0 : block_count;
   while (running > 0 && !failure) {
     for (uint32_t rank = 0; rank < block_count; ++rank) {
-      ClusterBlock& block = *state.blocks[rank];
+      InterleavedBlock& block = *state.blocks[rank];
       if (block.done) continue;
-      block.suspended = std::move(block.suspended).resume();
-      running_kernel_thread = {};
+      resume_interleaved_block(block);
       if (!block.done) continue;
       --running;
       if (block.error) {
@@ -249,7 +212,6 @@ Result<void> run_cluster(const GridLaunch& grid, uint64_t cluster_index, uint32_
       }
     }
   }
-  cluster_worker_loop = nullptr;
   if (failure) {
     // Blocks still running may wait for the failed one forever. Their fibers cannot be
     // unwound through generated code: they stay suspended, and what they use (blocks,
@@ -265,15 +227,6 @@ Result<void> run_cluster(const GridLaunch& grid, uint64_t cluster_index, uint32_
     return *failure;
   }
   return {};
-}
-
-bool yield_to_cluster_blocks() {
-  boost::context::fiber* const worker_loop = cluster_worker_loop;
-  if (!worker_loop) return false;
-  const RunningKernelThread running = running_kernel_thread;
-  *worker_loop = std::move(*worker_loop).resume();
-  running_kernel_thread = running;
-  return true;
 }
 
 void cluster_thread_exited(const BlockSetup& setup, uint32_t linear_tid) {

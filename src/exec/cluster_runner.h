@@ -35,10 +35,6 @@ uint64_t cluster_count(const jit::KernelInfo& kernel, const LaunchShape& shape);
 Result<void> run_cluster(const GridLaunch& grid, uint64_t cluster_index, uint32_t worker_index,
                          uint32_t worker_count, const ExecSettings& settings);
 
-// In a running cluster, switches to the cluster's other blocks (a thread spins and no
-// other thread of its block can run); false, doing nothing, outside one.
-bool yield_to_cluster_blocks();
-
 // A thread of the cluster ended: barrier.cluster no longer waits for it (PTX ISA 9.7.13.3:
 // "all non-exited threads of the cluster").
 void cluster_thread_exited(const BlockSetup& setup, uint32_t linear_tid);

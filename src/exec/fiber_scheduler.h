@@ -15,9 +15,9 @@
 
 namespace cucpu::exec {
 
-// In a cooperative launch, lets the worker run other blocks of the grid while the calling
-// thread spins and no other thread of its block can run (grid_executor.cpp). Elsewhere it
-// does nothing.
+// Where a worker interleaves whole blocks (a cooperative grid's, a cluster's:
+// interleaved_blocks.h), lets it run the others while the calling thread spins and no other
+// thread of its block can run. Elsewhere it does nothing.
 void yield_to_other_blocks();
 
 // Runs blocks whose threads wait for each other (bar.sync, warp collectives), one block at

@@ -23,8 +23,6 @@
 // condition variable are simply reaped by exit.
 #include <fmt/format.h>
 
-#include <boost/context/fiber.hpp>
-#include <boost/context/fixedsize_stack.hpp>
 #include <algorithm>
 #include <atomic>
 #include <climits>
@@ -44,6 +42,7 @@
 #include "exec/fiber_scheduler.h"
 #include "exec/fiber_stack_pool.h"
 #include "exec/grid.h"
+#include "exec/interleaved_blocks.h"
 #include "exec/kernel_faults.h"
 #include "exec/settings.h"
 #include "support/log.h"
@@ -100,22 +99,10 @@ Dim3 block_index_of(uint64_t linear, const Dim3& grid) {
   return index;
 }
 
-// Cooperative launches. While a worker runs its blocks of a cooperative grid, this holds
-// the worker's loop (suspended) for the block that runs; yield_to_other_blocks switches to it.
-thread_local boost::context::fiber* coop_worker_loop = nullptr;
-
-// The stack of a cooperative block's scheduler (FiberBlock::run), not of its threads.
-constexpr std::size_t kCoopSchedulerStackBytes = 128 * 1024;
-
 // One block of a cooperative grid on the worker that claimed it.
-struct CoopBlock {
-  explicit CoopBlock(FiberStackPool& stacks) : fibers(stacks) {}
-  BlockSetup setup;
+struct CoopBlock : InterleavedBlock {
+  using InterleavedBlock::InterleavedBlock;
   SharedWindow shared;  // its own shared memory: the worker's blocks interleave
-  FiberBlock fibers;
-  boost::context::fiber suspended;       // the block while the worker runs others; empty when done
-  bool done = false;
-  std::optional<Error> error;
 };
 
 class WorkerPool final : public GridExecutor {
@@ -428,8 +415,7 @@ void WorkerPool::run_cooperative_blocks(GridRun& grid) {
   // Declared first so that it outlives the blocks whose threads use its stacks.
   FiberStackPool stacks(fiber_stack_bytes(settings_, *grid.launch.kernel), false);
   std::vector<std::unique_ptr<CoopBlock>> blocks;
-  boost::context::fiber worker_loop;
-  coop_worker_loop = &worker_loop;
+  InterleavingWorker interleaving;
   const uint32_t worker_index = current_worker_index_;
   for (;;) {
     const bool failed = grid.failed.load(std::memory_order_relaxed);
@@ -454,18 +440,7 @@ void WorkerPool::run_cooperative_blocks(GridRun& grid) {
         setup.worker_index = worker_index;
         setup.worker_count = settings_.worker_count;
         setup.grid_workspace = grid.launch.grid_workspace;
-        CoopBlock* raw = block.get();
-        try {
-          block->suspended = boost::context::fiber(
-              std::allocator_arg, boost::context::fixedsize_stack(kCoopSchedulerStackBytes),
-              [raw](boost::context::fiber&& worker) {
-                *coop_worker_loop = std::move(worker);
-                Result<void> result = raw->fibers.run(raw->setup);
-                if (!result) raw->error = result.error();
-                raw->done = true;
-                return std::move(*coop_worker_loop);
-              });
-        } catch (const std::bad_alloc&) {
+        if (!start_interleaved_block(*block)) {
           record_failure(grid, make_error(ErrorCode::MemoryAllocation,
                                           fmt::format("{}: no memory for a cooperative block",
                                                       describe_block(setup.block_index))));
@@ -484,8 +459,7 @@ void WorkerPool::run_cooperative_blocks(GridRun& grid) {
     if (blocks.empty()) break;
     for (std::size_t i = 0; i < blocks.size();) {
       CoopBlock& block = *blocks[i];
-      block.suspended = std::move(block.suspended).resume();
-      running_kernel_thread = {};
+      resume_interleaved_block(block);
       if (!block.done) {
         ++i;
         continue;
@@ -495,7 +469,6 @@ void WorkerPool::run_cooperative_blocks(GridRun& grid) {
       blocks.pop_back();
     }
   }
-  coop_worker_loop = nullptr;
 }
 
 ExecSettings settings_from_environment() {
@@ -508,17 +481,6 @@ ExecSettings settings_from_environment() {
 }
 
 }  // namespace
-
-void yield_to_other_blocks() {
-  boost::context::fiber* const worker_loop = coop_worker_loop;
-  if (!worker_loop) {
-    yield_to_cluster_blocks();  // a cluster's blocks (cluster_runner.h), if one runs here
-    return;
-  }
-  const RunningKernelThread running = running_kernel_thread;
-  *worker_loop = std::move(*worker_loop).resume();
-  running_kernel_thread = running;
-}
 
 GridExecutor& GridExecutor::instance() {
   // Immortal on purpose (see the top of this file); the magic static makes the first call thread-safe.
