@@ -82,7 +82,7 @@ Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kerne
   }
   if (dims.count() == 1 && !request.explicit_cluster && !has_required) return dims;
 
-  const uint32_t limit = kernel.non_portable_cluster_size_allowed ? kNonPortableClusterBlocks : kPortableClusterBlocks;
+  const uint32_t limit = max_cluster_blocks(kernel);
   if (dims.count() > limit)
     return invalid_cluster(fmt::format("a cluster of {} blocks (at most {}{})", dims.count(), limit,
                                        kernel.non_portable_cluster_size_allowed

@@ -18,6 +18,12 @@ namespace cucpu::core {
 constexpr uint32_t kPortableClusterBlocks = 8;
 constexpr uint32_t kNonPortableClusterBlocks = 16;
 
+// The most blocks a cluster of this kernel may have: the portable limit, or the
+// non-portable one when the kernel allows it.
+inline uint32_t max_cluster_blocks(const Kernel& kernel) {
+  return kernel.non_portable_cluster_size_allowed ? kNonPortableClusterBlocks : kPortableClusterBlocks;
+}
+
 // The cluster shape the kernel requires: compile-time (__cluster_dims__, .reqnctapercluster)
 // or set with cudaFuncAttributeRequiredCluster{Width,Height,Depth}; 0x0x0 when none.
 exec::Dim3 required_cluster_dims(const jit::KernelInfo& info, const Kernel& kernel);

@@ -101,6 +101,14 @@ cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void**
                 config->stream, null_stream, options);
 }
 
+// Blocks per SM for a launch configuration's block and dynamic shared memory, as the
+// cluster occupancy calls start from.
+cudaError_t blocks_per_sm_for(const void* func, const cudaLaunchConfig_t& config, int& blocks_per_sm) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func,
+                                                       static_cast<int>(to_dim3(config.blockDim).count()),
+                                                       config.dynamicSmemBytes);
+}
+
 }  // namespace
 
 extern "C" {
@@ -209,13 +217,8 @@ cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(int* clusterSize, con
   // The configuration's cluster shape is ignored, and so is a required one: an H100 answers
   // 8 for a __cluster_dims__(2) kernel (e2e cluster_launch_rules).
   int blocks_per_sm = 0;
-  if (auto status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func,
-                                                                  static_cast<int>(to_dim3(launchConfig->blockDim).count()),
-                                                                  launchConfig->dynamicSmemBytes);
-      status != cudaSuccess)
-    return status;
-  uint32_t limit = kernel->non_portable_cluster_size_allowed ? core::kNonPortableClusterBlocks
-                                                             : core::kPortableClusterBlocks;
+  if (cudaError_t status = blocks_per_sm_for(func, *launchConfig, blocks_per_sm); status != cudaSuccess) return status;
+  uint32_t limit = core::max_cluster_blocks(*kernel);
   if ((*info)->max_cluster_rank != 0) limit = std::min(limit, (*info)->max_cluster_rank);
   *clusterSize = core::device_profile().max_cluster_size > 0 ? core::max_potential_cluster_size(blocks_per_sm, limit) : 0;
   return cudaSuccess;
@@ -242,16 +245,11 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const voi
       return runtime::record(cudaErrorInvalidClusterSize);
     cluster = given;
   }
-  const uint32_t limit = kernel->non_portable_cluster_size_allowed ? core::kNonPortableClusterBlocks
-                                                                   : core::kPortableClusterBlocks;
-  if (cluster.count() == 0 || cluster.count() > limit || core::device_profile().max_cluster_size == 0)
+  if (cluster.count() == 0 || cluster.count() > core::max_cluster_blocks(*kernel) ||
+      core::device_profile().max_cluster_size == 0)
     return runtime::record(cudaErrorInvalidClusterSize);
   int blocks_per_sm = 0;
-  if (auto status = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func,
-                                                                  static_cast<int>(to_dim3(launchConfig->blockDim).count()),
-                                                                  launchConfig->dynamicSmemBytes);
-      status != cudaSuccess)
-    return status;
+  if (cudaError_t status = blocks_per_sm_for(func, *launchConfig, blocks_per_sm); status != cudaSuccess) return status;
   *numClusters = core::max_active_clusters(static_cast<uint32_t>(cluster.count()), blocks_per_sm);
   return cudaSuccess;
 }
