@@ -625,10 +625,15 @@ def control():
         "Triple x = {(int)a[0], (long long)a[0] << 20, (float)(int)a[0]};\n"
         "  Triple r = mix(x, (int)a[1]);\n  o[0] = (unsigned)r.a; o[1] = (u64)r.b; o[2] = __float_as_uint(r.c);"),
         [8, 16, 8], rows, [8, 8]))
-    # call from PTX: plain, .uni, predicated on and off.
-    text = ("{ .reg .pred p; .reg .b32 x; .param .b32 arg; .param .b32 res; setp.ne.u32 p, $i1, 0; "
-            "st.param.b32 [arg], $i0; st.param.b32 [res], 0xdead; @p call (res), twice, (arg); ld.param.b32 $o0, [res]; "
-            "call.uni (res), twice, (arg); ld.param.b32 $o1, [res]; }")
+    # call from PTX: plain, .uni, predicated on and off. Each call sequence has its own .param
+    # block (PTX gives a .param no meaning outside the call it is declared for); the result of
+    # the predicated call is only kept when the call happened (ptxas refuses a predicated
+    # ld.param of a call's result, and the .param is undefined when the call did not happen).
+    text = ("{ .reg .pred p; .reg .b32 got; setp.ne.u32 p, $i1, 0; "
+            "{ .param .b32 arg; .param .b32 res; st.param.b32 [arg], $i0; @p call (res), twice, (arg); "
+            "ld.param.b32 got, [res]; selp.b32 $o0, got, 0xdead, p; } "
+            "{ .param .b32 arg; .param .b32 res; st.param.b32 [arg], $i0; call.uni (res), twice, (arg); "
+            "ld.param.b32 $o1, [res]; } }")
     F.append(Case("@p call (res), twice, (arg); call.uni", "unsigned r, s;\n  " + asm(text, [("r", "r"), ("r", "s")], [
         ("r", "(unsigned)a[0]"), ("r", "(unsigned)a[1]")]) + "\n  o[0] = r; o[1] = s; o[2] = twice((unsigned)a[0] + 1);",
         [8, 8, 8], [(x, p) for x in (0, 5, 0x80000001) for p in (0, 1)], [8, 1]))
@@ -642,10 +647,11 @@ def control():
     F.append(Case("recursion with a local array per frame", "o[0] = frames((unsigned)a[0], 0x9e3779b9u);", [8],
                   [(n,) for n in (0, 1, 2, 5, 12)], [2]))
     # exit from some lanes: the others go on; the row shows what each wrote.
-    survivors = "0x" + format(sum(1 << j for j in range(32) if j % 3 != 0), "08x")
+    # __ballot_sync's mask must name exactly the lanes that call it: the survivors of each warp.
     F.append(Case("exit in lanes t%3==0, then ballot of the others", (
         "o[0] = 1;\n  if (t % 3 == 0) asm volatile(\"exit;\");\n"
-        f"  o[1] = __ballot_sync({survivors}u, 1); o[2] = 2;"), [1, 8, 1], rows=64, block=(64, 1, 1)))
+        "  unsigned survivors = 0;\n  for (int l = 0; l < 32; ++l) survivors |= ((t - t % 32 + l) % 3 != 0 ? 1u : 0u) << l;\n"
+        "  o[1] = __ballot_sync(survivors, 1); o[2] = 2;"), [1, 8, 1], rows=64, block=(64, 1, 1)))
     F.append(Case("ret in a kernel (lanes t%4==1)", (
         "o[0] = 1;\n  if (t % 4 == 1) asm volatile(\"ret;\");\n  o[1] = 2;"), [1, 1], rows=64, block=(64, 1, 1)))
     F.append(Case("exit in a .func (lanes t%4==2)", "o[0] = 1;\n  maybe_exit(t % 4 == 2);\n  o[1] = 2;", [1, 1],
@@ -662,6 +668,11 @@ def control():
     F.append(Case("nanosleep.u32 (imm, reg), pmevent, pmevent.mask", "unsigned done;\n  " + asm(
         "nanosleep.u32 100; nanosleep.u32 $i0; pmevent 3; pmevent.mask 0x9; mov.u32 $o0, 1;", [("r", "done")],
         [("r", "(unsigned)a[0]")]) + "\n  o[0] = done;", [1], [(0,), (1000,)], [4]))
+    # Fences and memory barriers: no result; each must execute and return.
+    fences = ("fence.sc.cta; fence.sc.gpu; fence.sc.sys; fence.sc.cluster; fence.acq_rel.cta; fence.acq_rel.gpu; "
+              "fence.acq_rel.sys; fence.acq_rel.cluster; membar.cta; membar.gl; membar.sys; ")
+    F.append(Case("fence.sc/.acq_rel (.cta .cluster .gpu .sys), membar.cta/.gl/.sys", "unsigned done;\n  " + asm(
+        fences + "mov.u32 $o0, 1;", [("r", "done")], []) + "\n  o[0] = done;", [1], [(0,)], [4]))
     return F
 
 

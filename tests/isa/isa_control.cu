@@ -117,7 +117,7 @@ extern "C" __global__ void k5(u64* out, const u64* in, int rows, Params p) {
   u64* o = out + (size_t)t * 3;
   (void)a; (void)p;
   unsigned r, s;
-  asm volatile("{ .reg .pred p; .reg .b32 x; .param .b32 arg; .param .b32 res; setp.ne.u32 p, %3, 0; st.param.b32 [arg], %2; st.param.b32 [res], 0xdead; @p call (res), twice, (arg); ld.param.b32 %0, [res]; call.uni (res), twice, (arg); ld.param.b32 %1, [res]; }" : "=r"(r), "=r"(s) : "r"((unsigned)a[0]), "r"((unsigned)a[1]) : "memory");
+  asm volatile("{ .reg .pred p; .reg .b32 got; setp.ne.u32 p, %3, 0; { .param .b32 arg; .param .b32 res; st.param.b32 [arg], %2; @p call (res), twice, (arg); ld.param.b32 got, [res]; selp.b32 %0, got, 0xdead, p; } { .param .b32 arg; .param .b32 res; st.param.b32 [arg], %2; call.uni (res), twice, (arg); ld.param.b32 %1, [res]; } }" : "=r"(r), "=r"(s) : "r"((unsigned)a[0]), "r"((unsigned)a[1]) : "memory");
   o[0] = r; o[1] = s; o[2] = twice((unsigned)a[0] + 1);
 }
 static const u64 in5[] = {0x0ull, 0x0ull, 0x0ull, 0x1ull, 0x5ull, 0x0ull, 0x5ull, 0x1ull, 0x80000001ull, 0x0ull, 0x80000001ull, 0x1ull};
@@ -175,7 +175,9 @@ extern "C" __global__ void k10(u64* out, const u64* in, int rows, Params p) {
   (void)a; (void)p;
   o[0] = 1;
   if (t % 3 == 0) asm volatile("exit;");
-  o[1] = __ballot_sync(0xb6db6db6u, 1); o[2] = 2;
+  unsigned survivors = 0;
+  for (int l = 0; l < 32; ++l) survivors |= ((t - t % 32 + l) % 3 != 0 ? 1u : 0u) << l;
+  o[1] = __ballot_sync(survivors, 1); o[2] = 2;
 }
 
 // ret in a kernel (lanes t%4==1)
@@ -228,6 +230,19 @@ extern "C" __global__ void k14(u64* out, const u64* in, int rows, Params p) {
 }
 static const u64 in14[] = {0x0ull, 0x3e8ull};
 
+// fence.sc/.acq_rel (.cta .cluster .gpu .sys), membar.cta/.gl/.sys
+extern "C" __global__ void k15(u64* out, const u64* in, int rows, Params p) {
+  const int t = linear_thread();
+  if (t >= rows) return;
+  const u64* a = in + (size_t)t * 1;
+  u64* o = out + (size_t)t * 1;
+  (void)a; (void)p;
+  unsigned done;
+  asm volatile("fence.sc.cta; fence.sc.gpu; fence.sc.sys; fence.sc.cluster; fence.acq_rel.cta; fence.acq_rel.gpu; fence.acq_rel.sys; fence.acq_rel.cluster; membar.cta; membar.gl; membar.sys; mov.u32 %0, 1;" : "=r"(done) :  : "memory");
+  o[0] = done;
+}
+static const u64 in15[] = {0x0ull};
+
 static const Case cases[] = {
     {"bra.uni (one thread per block)", k0, dim3(5, 1, 1), dim3(1, 1, 1), 0, 5, 1, in0, 1, {8, 8}},
     {"bra loop (sum 1..n, divergent)", k1, dim3(1, 1, 1), dim3(14, 1, 1), 0, 14, 1, in1, 1, {8, 8}},
@@ -244,6 +259,7 @@ static const Case cases[] = {
     {"exit in a .func (lanes t%4==2)", k12, dim3(1, 1, 1), dim3(64, 1, 1), 0, 64, 0, nullptr, 2, {1, 1}},
     {"@p selp.b32, @!p slct.u32.s32, @q slct.f32.f32", k13, dim3(1, 1, 1), dim3(8, 1, 1), 0, 8, 4, in13, 3, {1, 1, 8, 8, 8, 8, 8}},
     {"nanosleep.u32 (imm, reg), pmevent, pmevent.mask", k14, dim3(1, 1, 1), dim3(2, 1, 1), 0, 2, 1, in14, 1, {4, 1}},
+    {"fence.sc/.acq_rel (.cta .cluster .gpu .sys), membar.cta/.gl/.sys", k15, dim3(1, 1, 1), dim3(1, 1, 1), 0, 1, 1, in15, 1, {4, 1}},
 };
 
 int main() { return run_cases(cases, (int)(sizeof(cases) / sizeof(cases[0])), pattern); }
