@@ -5,6 +5,7 @@
 // completion rules of launch_tree.h, suspended blocks, the limits and the errors a
 // launching thread sees.
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -37,13 +38,16 @@ constexpr uint32_t kErrorLaunchPendingCountExceeded = 69;  // driver_types.h
 
 // Compiles tests/unit/NAME.cu to PTX with nvcc and the given flags, then for the executor.
 jit::CompiledModule* compile_kernels(const std::string& name, const std::string& flags) {
-  const std::string ptx_path = ::testing::TempDir() + name + ".ptx";
+  // One file per process: ctest runs each test of this suite in a process of its own, several
+  // at a time, and a shared path let one process read the PTX another was still writing.
+  const std::string ptx_path = ::testing::TempDir() + name + "." + std::to_string(getpid()) + ".ptx";
   const std::string command = std::string(CUCPU_NVCC) + " -ptx -rdc=true " + flags + " -o " + ptx_path + " " +
                               CUCPU_TEST_DATA "/unit/" + name + ".cu";
   EXPECT_EQ(std::system(command.c_str()), 0) << command;
   std::ifstream file(ptx_path);
   std::stringstream text;
   text << file.rdbuf();
+  std::remove(ptx_path.c_str());
   auto compiled = test::compile_with_executor(text.str(), (name + ".ptx").c_str());
   EXPECT_TRUE(compiled) << compiled.error().message;
   return compiled ? std::move(*compiled).release() : nullptr;
