@@ -1,14 +1,21 @@
-// Cluster shapes of launches and cluster occupancy. The GPC layout is an assumption: an
-// H100 SXM5 has 132 SMs in 66 TPCs over 8 GPCs (NVIDIA H100 whitepaper); we take two GPCs
-// of 18 SMs and six of 16 (the split of 66 TPCs closest to even), and a cluster's blocks
-// on one GPC, as many to an SM as the occupancy rules allow. The check that a cluster fits
-// at all uses the same numbers. Other profiles scale the GPC count with their SM count.
+// Cluster shapes of launches and cluster occupancy. The occupancy model is an H100's
+// (SXM, 132 SMs, driver 580): tests/e2e/cluster_occupancy.cu asked it for 205 configurations
+// (expected/cluster_occupancy.out), and the simplest rules that give every one of them are:
+//  - a cluster's blocks share one group of SMs, the profile's cluster_sm_groups (seven GPCs
+//    of 18, 18, 16, 16, 16, 16, 16 SMs, then 8 SMs and four pairs; device_profiles.def);
+//  - each of them on a different SM: a group of s SMs holds no cluster of more than s blocks
+//    (clusters of 16 fit seven groups only);
+//  - an SM holds at most 8 blocks of clusters, however many more the ordinary occupancy
+//    allows (64-thread blocks, 32 to an SM: clusters of 1 give 1056 = 132 x 8);
+//  - so a group of s SMs holds floor(s x min(blocks/SM, 8) / cluster blocks) clusters.
+// Dynamic shared memory and the carveout preference enter only through blocks/SM, as
+// cudaOccupancyMaxActiveBlocksPerMultiprocessor counts it; whether the kernel uses the
+// cluster barrier changes nothing. Whether a launch's cluster fits at all uses the same rules.
 #include "core/cluster_launch.h"
 
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <vector>
 
 #include "core/device.h"
 #include "core/occupancy.h"
@@ -16,22 +23,8 @@
 namespace cucpu::core {
 namespace {
 
-// SMs per GPC (an H100's; see the top of this file), scaled down to the profile's SM count.
-std::vector<int> sms_per_gpc() {
-  static const std::vector<int> h100 = {18, 18, 16, 16, 16, 16, 16, 16};  // 132 SMs
-  int left = device_attribute(DeviceAttribute::cudaDevAttrMultiProcessorCount);
-  std::vector<int> gpcs;
-  for (int sms : h100) {
-    if (left <= 0) break;
-    gpcs.push_back(std::min(sms, left));
-    left -= sms;
-  }
-  while (left > 0) {  // more SMs than an H100: more GPCs of 16
-    gpcs.push_back(std::min(16, left));
-    left -= 16;
-  }
-  return gpcs;
-}
+// The most blocks of clusters an H100 SM holds (see the top of this file).
+constexpr int kMaxClusterBlocksPerSm = 8;
 
 Error invalid_cluster(std::string why) { return make_error(ErrorCode::InvalidClusterSize, std::move(why)); }
 
@@ -45,8 +38,10 @@ exec::Dim3 required_cluster_dims(const jit::KernelInfo& info, const Kernel& kern
 
 int max_active_clusters(uint32_t cluster_blocks, int blocks_per_sm) {
   if (cluster_blocks == 0 || blocks_per_sm <= 0) return 0;
+  const int per_sm = std::min(blocks_per_sm, kMaxClusterBlocksPerSm);
   int clusters = 0;
-  for (int sms : sms_per_gpc()) clusters += sms * blocks_per_sm / static_cast<int>(cluster_blocks);
+  for (int sms : device_profile().cluster_sm_groups)
+    if (cluster_blocks <= static_cast<uint32_t>(sms)) clusters += sms * per_sm / static_cast<int>(cluster_blocks);
   return clusters;
 }
 
@@ -81,6 +76,8 @@ Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kerne
     return invalid_cluster(fmt::format("kernel {} must be launched with a cluster shape", kernel.device_name));
   }
   if (dims.count() == 1 && !request.explicit_cluster && !has_required) return dims;
+  if (!clusters_possible)  // a shape required through cudaFuncSetAttribute on an older profile
+    return make_error(ErrorCode::NotSupported, "thread block clusters need a compute capability 9.0 device");
 
   const uint32_t limit = max_cluster_blocks(kernel);
   if (dims.count() > limit)

@@ -36,8 +36,10 @@ exec::Dim3 required_cluster_dims(const jit::KernelInfo& info, const Kernel& kern
 // Errors are ErrorCode::InvalidClusterSize (cudaErrorInvalidClusterSize).
 Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kernel& kernel, const LaunchRequest& request);
 
-// How many clusters of `cluster_blocks` blocks, each `blocks_per_sm` to an SM, the device
-// holds at once: a cluster's blocks share one GPC (graphics processing cluster).
+// How many clusters of `cluster_blocks` blocks, `blocks_per_sm` to an SM by the ordinary
+// occupancy, the device holds at once, as an H100 counts them: a cluster's blocks share one
+// GPC (graphics processing cluster), each on its own SM, at most 8 of them to an SM
+// (cluster_launch.cpp states the model and its data). 0 where the profile has no GPCs.
 int max_active_clusters(uint32_t cluster_blocks, int blocks_per_sm);
 
 // The largest cluster the device can hold at once for `blocks_per_sm` blocks to an SM, up

@@ -28,15 +28,25 @@ std::vector<DeviceProfile> build_profiles() {
   };
   std::vector<Row> rows = {
 #define PROFILE(sm, gpu, unit, sub_partitions, max_registers, cluster, ...) \
-  {DeviceProfile{sm, gpu, unit, sub_partitions, max_registers, cluster, {__VA_ARGS__}, {}}, {
+  {DeviceProfile{sm, gpu, unit, sub_partitions, max_registers, cluster, {__VA_ARGS__}, {}, {}}, {
 #define ATTRIBUTE(name, value) {static_cast<int>(DeviceAttribute::name), value},
 #define END_PROFILE() }},
+#define CLUSTER_SM_GROUPS(sm, ...)
+#include "core/device_profiles.def"
+  };
+  const std::map<uint32_t, std::vector<int>> cluster_sm_groups = {
+#define PROFILE(...)
+#define ATTRIBUTE(...)
+#define END_PROFILE()
+#define CLUSTER_SM_GROUPS(sm, ...) {sm, {__VA_ARGS__}},
 #include "core/device_profiles.def"
   };
   std::vector<DeviceProfile> profiles;
   for (Row& row : rows) {
     row.profile.attributes = base;
     for (auto [number, value] : row.replaced) row.profile.attributes[number] = value;
+    if (auto groups = cluster_sm_groups.find(row.profile.arch); groups != cluster_sm_groups.end())
+      row.profile.cluster_sm_groups = groups->second;
     profiles.push_back(std::move(row.profile));
   }
   return profiles;

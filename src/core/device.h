@@ -30,6 +30,8 @@ struct DeviceProfile {
   int max_registers_per_thread = 256; // above it a kernel cannot launch
   int max_cluster_size = 0;           // portable thread block cluster size; 0: no clusters
   std::vector<int> carveout_kib;      // shared memory sizes an SM can be configured to
+  std::vector<int> cluster_sm_groups; // SMs of each group one cluster's blocks share (the
+                                      // GPCs, as cluster occupancy sees them: cluster_launch.cpp)
   std::map<int, int> attributes;      // attribute number -> value
 };
 

@@ -11,6 +11,7 @@
 #include "core/sticky_error.h"
 #include "core/stream_engine.h"
 #include "exec/graph_conditional.h"
+#include "exec/grid.h"
 
 namespace cucpu::core {
 namespace {
@@ -19,12 +20,12 @@ std::mutex handles_mutex;
 auto* graphs = new std::unordered_set<const void*>;  // immortal, as the engine
 auto* graph_execs = new std::unordered_set<const void*>;
 
-// The handle of the graph exec whose launch this thread is running (0: none).
-thread_local uint64_t running_graph_exec_handle = 0;
+// The %gridid of the graph kernel node this thread is running (0: none).
+thread_local uint64_t running_node_gridid = 0;
 
 }  // namespace
 
-uint64_t running_graph_exec() { return running_graph_exec_handle; }
+uint64_t running_graph_node_gridid() { return running_node_gridid; }
 
 GraphNode::GraphNode(Graph& graph, NodeContent content) : graph_(graph), content_(std::move(content)) {
   for (Graph* body : content_.bodies) body->owned_by_node_ = true;
@@ -121,12 +122,17 @@ void collect_conditional_handles(const Graph& graph, std::vector<uint64_t>& hand
 }  // namespace
 
 void GraphExec::run_steps(const std::vector<Step>& steps) {
-  for (const Step& step : steps) run_command(step.kind, step.run);
+  for (const Step& step : steps) {
+    const uint64_t outer = std::exchange(running_node_gridid, step.gridid);
+    run_command(step.kind, step.run);
+    running_node_gridid = outer;
+  }
 }
 
 Result<GraphExec::Step> GraphExec::step_of(const GraphNode& node) {
   const NodeContent& content = node.content();
-  if (content.bodies.empty()) return Step{content.kind, content.run};
+  if (content.bodies.empty())
+    return Step{content.kind, content.run, content.kind == CommandKind::Kernel ? exec::next_gridid() : 0};
   std::vector<Steps> bodies;
   for (const Graph* body : content.bodies) {
     auto steps = order_steps(*body, nullptr);
@@ -234,6 +240,7 @@ Result<void> GraphExec::update_from(const Graph& graph) {
   for (size_t i = 0; i < nodes.size(); ++i) {
     auto step = step_of(*nodes[i]);
     if (!step) return step.error();
+    step->gridid = (*steps)[step_of_node_[i]].gridid;  // still the same node of this exec
     (*steps)[step_of_node_[i]] = std::move(*step);
   }
   steps_ = std::move(steps);
@@ -251,13 +258,10 @@ Command GraphExec::launch_command(uint64_t stream_id) const {
     last_launch_ = command.done;
   }
   if (!memory_events_.empty()) back_graph_launch(memory_events_, stream_id, command.done);
-  const uint64_t exec_handle = reinterpret_cast<uintptr_t>(this);  // the cudaGraphExec_t
-  command.run = [steps = steps_, handles = conditional_handles_, exec_handle] {
+  command.run = [steps = steps_, handles = conditional_handles_] {
     // cudaGraphCondAssignDefault: each launch starts from the handle's default value.
     for (uint64_t handle : handles) exec::reset_graph_conditional(handle);
-    const uint64_t outer = std::exchange(running_graph_exec_handle, exec_handle);
     run_steps(*steps);
-    running_graph_exec_handle = outer;
   };
   return command;
 }

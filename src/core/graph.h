@@ -105,6 +105,7 @@ class GraphExec {
   struct Step {
     CommandKind kind;
     std::function<void()> run;
+    uint64_t gridid = 0;  // a kernel node's %gridid at every launch of this exec (exec/grid.h)
   };
   using Steps = std::shared_ptr<const std::vector<Step>>;
   // The steps of `graph` in a dependency-respecting order (bodies instantiated inside),
@@ -126,9 +127,8 @@ class GraphExec {
   std::vector<GraphMemoryEvent> memory_events_;      // its memalloc and memfree nodes, in order
 };
 
-// The cudaGraphExec_t whose launch the calling thread runs now, 0 outside a graph launch:
-// its kernels read it as %current_graph_exec.
-uint64_t running_graph_exec();
+// The %gridid of the graph kernel node the calling thread runs now, 0 outside one.
+uint64_t running_graph_node_gridid();
 
 // Live handles, for checking the ones the API is given.
 Graph* create_graph();

@@ -72,7 +72,7 @@ void PreparedLaunch::run() const {
   // priority of the stream the graph is launched into.
   exec::LaunchShape shape = shape_;
   shape.priority = running_stream_priority();
-  shape.graph_exec = running_graph_exec();
+  shape.gridid = running_graph_node_gridid();  // 0 outside a graph: the executor draws one
   auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape, params_.data())
                           : executor.run_grid(info_, shape, params_.data());
   if (!ran) {

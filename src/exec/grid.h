@@ -28,11 +28,18 @@ struct LaunchShape {
   // The launching stream's priority, CUDA's convention: lower is more urgent. A hint: idle
   // workers take blocks of the most urgent queued grid first; running blocks finish.
   int priority = 0;
-  // %current_graph_exec: the cudaGraphExec_t whose kernel node this launch is, 0 outside a graph.
+  // %current_graph_exec: 0, which an H100 reads in every kernel of a graph launched from the
+  // host too (e2e launch_identity_registers); graphs launched from the device would name
+  // theirs, and cucpu has none.
   uint64_t graph_exec = 0;
-  // %gridid: the launch's number (from 1, per process); the executor numbers each grid it runs.
+  // %gridid: the launch's number, from next_gridid(); 0 asks the executor to draw a new one.
+  // A kernel node of a graph exec keeps the number drawn at instantiation: an H100 gives two
+  // launches of one exec the same %gridid, and two execs of one graph different ones.
   uint64_t gridid = 0;
 };
+
+// A %gridid no launch has had yet: 1, 2, 3, ... per process.
+uint64_t next_gridid();
 
 // A grid made by a device-side launch (dynamic parallelism) whose parameter buffer the
 // launching thread fills before it launches the grid into the tree (launch_tree.h). Once

@@ -202,8 +202,7 @@ void WorkerPool::fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const
                              uint32_t shared_bytes) {
   grid.launch.kernel = &kernel;
   grid.launch.shape = shape;
-  static std::atomic<uint64_t> launched_grids{0};
-  grid.launch.shape.gridid = ++launched_grids;
+  if (shape.gridid == 0) grid.launch.shape.gridid = next_gridid();
   grid.launch.shared_bytes = shared_bytes;
   grid.launch.tree = &grid;
   // Clustered grids are claimed cluster by cluster (run_cluster): block_count counts clusters.
@@ -481,6 +480,11 @@ ExecSettings settings_from_environment() {
 }
 
 }  // namespace
+
+uint64_t next_gridid() {
+  static std::atomic<uint64_t> drawn{0};
+  return ++drawn;
+}
 
 GridExecutor& GridExecutor::instance() {
   // Immortal on purpose (see the top of this file); the magic static makes the first call thread-safe.

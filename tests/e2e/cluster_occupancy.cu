@@ -3,7 +3,8 @@
 // and the conditions that may explain why 128-thread blocks of a kernel that uses no shared
 // memory count only 8 to an SM (cudaOccupancyMaxActiveBlocksPerMultiprocessor says 16): the
 // shared memory carveout preference, dynamic shared memory, the cluster barrier.
-// Not compared byte for byte yet: the output is data for core/cluster_launch.cpp's model.
+// The H100's output (expected/cluster_occupancy.out) is what core/cluster_launch.cpp's
+// model was fitted to; cucpu must print it byte for byte.
 #include <cooperative_groups.h>
 #include <cstdio>
 

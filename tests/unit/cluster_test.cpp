@@ -10,6 +10,7 @@
 
 #include "compile_with_executor.h"
 #include "core/cluster_launch.h"
+#include "core/device.h"
 #include "core/module_registry.h"
 #include "exec/cluster_runner.h"
 #include "exec/grid.h"
@@ -509,17 +510,55 @@ TEST_F(ClusterLaunch, WithoutClustersNothingChanges) {
   EXPECT_EQ(result->count(), 1u);
 }
 
+// Clusters at once as an H100 counts them (core/cluster_launch.cpp states the model; the
+// numbers are lines of tests/e2e/expected/cluster_occupancy.out).
 TEST(ClusterOccupancy, ClustersPerGpcOnAnH100) {
-  // 132 SMs: GPCs of 18, 18 and six of 16 SMs (core/cluster_launch.cpp says why).
-  EXPECT_EQ(core::max_active_clusters(1, 1), 132);
-  EXPECT_EQ(core::max_active_clusters(2, 1), 66);
-  EXPECT_EQ(core::max_active_clusters(8, 1), 16);
-  EXPECT_EQ(core::max_active_clusters(16, 1), 8);
-  EXPECT_EQ(core::max_active_clusters(16, 2), 16);
+  struct Line {
+    uint32_t cluster_blocks;
+    int blocks_per_sm;
+    int clusters;
+  };
+  const Line lines[] = {
+      {1, 2, 264}, {2, 2, 132}, {3, 2, 79},  {4, 2, 62},  {7, 2, 32},  {8, 2, 30},  {11, 2, 16},
+      {13, 2, 14}, {16, 2, 14}, {3, 4, 163}, {9, 4, 51},  {16, 4, 28}, {3, 8, 327}, {5, 8, 193},
+      {9, 8, 102}, {14, 8, 65}, {16, 8, 58}, {1, 7, 924}, {4, 7, 216}, {8, 7, 107}, {16, 7, 49},
+  };
+  for (const Line& line : lines)
+    EXPECT_EQ(core::max_active_clusters(line.cluster_blocks, line.blocks_per_sm), line.clusters)
+        << line.cluster_blocks << " blocks, " << line.blocks_per_sm << " to an SM";
   EXPECT_EQ(core::max_active_clusters(4, 0), 0);
+  EXPECT_EQ(core::max_active_clusters(0, 8), 0);
+}
+
+TEST(ClusterOccupancy, AnSmHoldsAtMostEightBlocksOfClusters) {
+  // 64-thread blocks, 32 to an SM by the ordinary occupancy: 1056 = 132 x 8 clusters of 1.
+  EXPECT_EQ(core::max_active_clusters(1, 32), 1056);
+  EXPECT_EQ(core::max_active_clusters(1, 16), core::max_active_clusters(1, 8));
+  EXPECT_EQ(core::max_active_clusters(16, 14), 58);
+}
+
+TEST(ClusterOccupancy, AClusterHasItsBlocksOnDistinctSmsOfOneGpc) {
+  // One block to an SM: a cluster of 16 fits only the seven groups of 16 SMs or more, one
+  // of 9 two to a group of 18 but none to the group of 8, one of 3 none to the four pairs.
+  EXPECT_EQ(core::max_active_clusters(16, 1), 7);
+  EXPECT_EQ(core::max_active_clusters(9, 1), 2 + 2 + 5 * 1);
+  EXPECT_EQ(core::max_active_clusters(3, 1), 6 + 6 + 5 * 5 + 2);
+  EXPECT_EQ(core::max_active_clusters(2, 1), 66);
+}
+
+TEST(ClusterOccupancy, PotentialClusterSize) {
   EXPECT_EQ(core::max_potential_cluster_size(1, 8), 8);
   EXPECT_EQ(core::max_potential_cluster_size(1, 16), 16);
+  EXPECT_EQ(core::max_potential_cluster_size(16, 16), 16);
   EXPECT_EQ(core::max_potential_cluster_size(0, 8), 0);
+}
+
+TEST(ClusterOccupancy, NoClustersOnAProfileWithoutGpcs) {
+  core::select_device_profile(*core::find_device_profile("sm_80"));
+  EXPECT_EQ(core::max_active_clusters(1, 8), 0);
+  EXPECT_EQ(core::max_potential_cluster_size(8, 8), 0);
+  core::select_device_profile(*core::find_device_profile("sm_90"));
+  EXPECT_EQ(core::max_active_clusters(1, 8), 1056);
 }
 
 }  // namespace

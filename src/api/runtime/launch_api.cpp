@@ -194,8 +194,11 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
     *numBlocks = 0;  // such a block cannot launch at all
     return cudaSuccess;
   }
+  // The carveout preference counts: an H100 gives 8 blocks of 128 threads at 0%, 16 at 50%
+  // (e2e cluster_occupancy).
   *numBlocks = core::max_active_blocks_per_sm(static_cast<uint32_t>(blockSize),
-                                              (*info)->dynamic_shared_offset + dynamicSMemSize, registers);
+                                              (*info)->dynamic_shared_offset + dynamicSMemSize, registers,
+                                              kernel->preferred_shared_carveout);
   return cudaSuccess;
 }
 
@@ -233,9 +236,8 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const voi
   auto info = core::modules().load_kernel(*kernel);
   if (!info) return runtime::record(info.error());
   const exec::Dim3 required = core::required_cluster_dims(**info, *kernel);
-  // Without a shape from the kernel or the configuration an H100 succeeds; we count clusters
-  // of one block (the value it gives is yet to be taken: e2e cluster_occupancy).
-  exec::Dim3 cluster = required.count() != 0 ? required : exec::Dim3{};
+  exec::Dim3 cluster = required;  // 0x0x0 when the kernel requires none
+  bool has_shape = required.count() != 0;
   for (unsigned i = 0; i < launchConfig->numAttrs; ++i) {
     if (launchConfig->attrs[i].id != cudaLaunchAttributeClusterDimension) continue;
     const auto& c = launchConfig->attrs[i].val.clusterDim;
@@ -244,6 +246,13 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const voi
     if (required.count() != 0 && (given.x != required.x || given.y != required.y || given.z != required.z))
       return runtime::record(cudaErrorInvalidClusterSize);
     cluster = given;
+    has_shape = true;
+  }
+  // Without a shape from the kernel or the configuration an H100 succeeds with 0 clusters
+  // (e2e cluster_occupancy).
+  if (!has_shape && core::device_profile().max_cluster_size > 0) {
+    *numClusters = 0;
+    return cudaSuccess;
   }
   if (cluster.count() == 0 || cluster.count() > core::max_cluster_blocks(*kernel) ||
       core::device_profile().max_cluster_size == 0)
