@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "core/device.h"
+#include "core/device_model_queries.h"
 #include "core/memory_registry.h"
 #include "core/occupancy.h"
 #include "exec/grid.h"
@@ -66,6 +67,7 @@ Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto parsed = std::chrono::steady_clock::now();
   jit::CompileOptions options;
   options.runtime = exec::GridExecutor::runtime_symbols();
+  provide_device_model_queries();  // for the device runtime's driver entry points
   auto compiled = jit::compile_module(*module, options);
   auto done = std::chrono::steady_clock::now();
   using ms = std::chrono::duration<double, std::milli>;

@@ -22,6 +22,7 @@
 #include "exec/block_execution.h"
 #include "exec/device_heap.h"
 #include "exec/device_limits.h"
+#include "exec/device_runtime_driver.h"
 #include "exec/device_printf.h"
 #include "exec/kernel_faults.h"
 #include "support/error_text.h"
@@ -493,8 +494,6 @@ void runtime_get_version(jit::ThreadContext* context, void* const* args, void* r
   store_int_result(context, argument<int32_t*>(args, 0), kRuntimeVersion, result);
 }
 
-using DeviceRuntimeFunction = void (*)(jit::ThreadContext*, void* const*, void*);
-
 struct NamedFunction {
   const char* name;
   DeviceRuntimeFunction function;
@@ -646,9 +645,15 @@ const std::shared_ptr<BlockLaunches>& BlockLaunchScope::launches() {
   return launches_;
 }
 
+DeviceRuntimeFunction device_runtime_function(std::string_view name) {
+  for (const NamedFunction& f : kFunctions)
+    if (name == f.name) return f.function;
+  return nullptr;
+}
+
 jit::RuntimeSymbols device_runtime_symbols() {
   static_assert(std::size(kFunctions) == std::size(jit::kDeviceRuntimeFunctions));
-  jit::RuntimeSymbols symbols;
+  jit::RuntimeSymbols symbols = device_runtime_driver_symbols();
   for (const NamedFunction& f : kFunctions)
     symbols[std::string(jit::kDeviceRuntimePrefix) + f.name] = reinterpret_cast<void*>(f.function);
   return symbols;

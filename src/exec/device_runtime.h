@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 #include "exec/grid.h"
@@ -78,7 +79,14 @@ class BlockLaunchScope {
   std::shared_ptr<BlockLaunches> launches_;
 };
 
-// __cucpu_devrt.NAME for every NAME of jit::kDeviceRuntimeFunctions.
+// The signature of every __cucpu_devrt.* function (kernel_abi.h).
+using DeviceRuntimeFunction = void (*)(jit::ThreadContext*, void* const* args, void* result);
+
+// The function of jit::kDeviceRuntimeFunctions named `name`; null for none.
+DeviceRuntimeFunction device_runtime_function(std::string_view name);
+
+// __cucpu_devrt.NAME for every NAME of jit::kDeviceRuntimeFunctions and of
+// jit::kDeviceRuntimeDriverFunctions (device_runtime_driver.h).
 jit::RuntimeSymbols device_runtime_symbols();
 
 }  // namespace cucpu::exec

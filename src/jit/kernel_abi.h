@@ -221,6 +221,31 @@ constexpr const char* kDeviceRuntimeFunctions[] = {
 constexpr const char* kGraphDeviceFunctions[] = {
     "cudaGraphSetConditional",
 };
+// The driver's entry points that NVIDIA's device runtime library (libcudadevrt.a) calls,
+// for when its PTX is compiled as code of its own (`cucpu ptx --compile`, tests; programs
+// leave the library out and call the functions above): lowered as the device runtime's
+// functions are (same ABI and prefix), defined by exec/device_runtime_driver.cpp. The
+// cnp* names serve the library's Appendix D functions, __cuda_syscall_cnpv2* its
+// __cudaCDP2* ones; they return the library's CNPerror codes, not cudaError_t.
+constexpr const char* kDeviceRuntimeDriverFunctions[] = {
+    "cnpGetLastError", "cnpSetLastError", "cnpGetDevice", "cnpGetDeviceCount", "cnpDeviceGetAttribute",
+    "cnpGetLimit", "cnpGetCacheConfig", "cnpGetSharedMemConfig", "cnpFuncGetAttribute",
+    "__cuda_syscall_cnpMaxActiveBlocksPerMultiprocessor", "__cuda_syscall_cnpMaxActiveBlocksPerMultiprocessorWithFlags",
+    "cnpStreamCreate", "cnpStreamDestroy", "cnpStreamWaitEvent", "cnpEventCreate", "cnpEventRecord",
+    "cnpEventDestroy", "cnpGetParameterBuffer", "cnpLaunchDevice", "cnpGetParameterBufferV2", "cnpLaunchDeviceV2",
+    "__cuda_syscall_cnpv2GetLastError", "__cuda_syscall_cnpv2SetLastError", "__cuda_syscall_cnpv2GetDevice",
+    "__cuda_syscall_cnpv2GetDeviceCount", "__cuda_syscall_cnpv2DeviceGetAttribute", "__cuda_syscall_cnpv2GetLimit",
+    "__cuda_syscall_cnpv2GetCacheConfig", "__cuda_syscall_cnpv2GetSharedMemConfig",
+    "__cuda_syscall_cnpv2FuncGetAttribute", "__cuda_syscall_cnpv2MaxActiveBlocksPerMultiprocessor",
+    "__cuda_syscall_cnpv2MaxActiveBlocksPerMultiprocessorWithFlags", "__cuda_syscall_cnpv2StreamCreate",
+    "__cuda_syscall_cnpv2StreamDestroy", "__cuda_syscall_cnpv2StreamWaitEvent", "__cuda_syscall_cnpv2EventCreate",
+    "__cuda_syscall_cnpv2EventRecord", "__cuda_syscall_cnpv2EventDestroy", "__cuda_syscall_cnpv2GetParameterBuffer",
+    "__cuda_syscall_cnpv2LaunchDevice", "__cuda_syscall_cnpv2GetParameterBufferV2",
+    "__cuda_syscall_cnpv2LaunchDeviceV2",
+    // The grid group of the library's cudaCG* functions (cooperative launches).
+    "__cuda_syscall_CGS_get_intrinsic_handle", "__cuda_syscall_CGS_sync", "__cuda_syscall_CGS_get_size",
+    "__cuda_syscall_CGS_get_rank",
+};
 // The device runtime function that waits for other threads (the grids its block launched):
 // a kernel that can call it runs its blocks as fibers, which can be suspended.
 constexpr const char* kDeviceSynchronize = "cudaDeviceSynchronize";

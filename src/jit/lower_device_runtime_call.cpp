@@ -8,7 +8,9 @@
 // (kernel_abi.h): void(ThreadContext*, void* const* args, void* result), where args[i]
 // points at the i-th argument's .param memory, laid out as the extern's PTX declaration
 // says, and result at the return .param. One ABI for all of them keeps this file free of
-// per-function knowledge; the executor decodes each function's arguments.
+// per-function knowledge; the executor decodes each function's arguments. Where the
+// library's own PTX is compiled (`cucpu ptx --compile`, tests), the driver entry points it
+// calls (cnp*, __cuda_syscall_*: kDeviceRuntimeDriverFunctions) are lowered the same way.
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -25,7 +27,8 @@ namespace {
 bool is_device_runtime_function(const std::string& name) {
   auto named = [&](const char* known) { return name == known; };
   return std::any_of(std::begin(kDeviceRuntimeFunctions), std::end(kDeviceRuntimeFunctions), named) ||
-         std::any_of(std::begin(kGraphDeviceFunctions), std::end(kGraphDeviceFunctions), named);
+         std::any_of(std::begin(kGraphDeviceFunctions), std::end(kGraphDeviceFunctions), named) ||
+         std::any_of(std::begin(kDeviceRuntimeDriverFunctions), std::end(kDeviceRuntimeDriverFunctions), named);
 }
 
 // The address of a .param variable of this frame, or null when `op` is not one.
