@@ -41,9 +41,9 @@ void report_assert(jit::ThreadContext* c, const char* message, const char* file,
       ErrorCode::Assert, fmt::format("{}: device-side assertion `{}` failed", describe_thread(*c), message ? message : ""));
 }
 
-void report_trap(jit::ThreadContext* c) {
+void report_trap(jit::ThreadContext* c, const char* what) {
   executing_thread(c).block->report_error(ErrorCode::LaunchFailure,
-                                          fmt::format("{}: trap (unspecified launch failure)", describe_thread(*c)));
+                                          fmt::format("{}: {} (unspecified launch failure)", describe_thread(*c), what));
 }
 
 void report_misaligned(jit::ThreadContext* c, const void* address, uint32_t bytes) {
@@ -84,10 +84,19 @@ extern "C" [[noreturn]] void __cucpu_assertfail(jit::ThreadContext* context, con
 }
 
 extern "C" [[noreturn]] void __cucpu_trap(jit::ThreadContext* context) {
-  report_trap(context);
+  report_trap(context, "trap");
   ThreadExecution& self = executing_thread(context);
   self.block->abandon_thread(self);
   __builtin_unreachable();  // [[noreturn]] on a virtual call is not seen through
+}
+
+// brkpt with no debugger attached ends the launch as trap does: an H100 reports
+// cudaErrorLaunchFailure, sticky (probe in session 4, e2e misbehaving_kernels).
+extern "C" [[noreturn]] void __cucpu_breakpoint(jit::ThreadContext* context) {
+  report_trap(context, "brkpt with no debugger attached");
+  ThreadExecution& self = executing_thread(context);
+  self.block->abandon_thread(self);
+  __builtin_unreachable();
 }
 
 extern "C" [[noreturn]] void __cucpu_misaligned(jit::ThreadContext* context, const void* address, uint32_t bytes) {

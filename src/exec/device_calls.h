@@ -13,6 +13,7 @@ extern "C" int32_t __cucpu_vprintf(jit::ThreadContext* context, const char* form
 extern "C" [[noreturn]] void __cucpu_assertfail(jit::ThreadContext* context, const char* message, const char* file,
                                                 uint32_t line, const char* function, uint64_t char_size);
 extern "C" [[noreturn]] void __cucpu_trap(jit::ThreadContext* context);
+extern "C" [[noreturn]] void __cucpu_breakpoint(jit::ThreadContext* context);
 extern "C" void* __cucpu_malloc(jit::ThreadContext* context, uint64_t bytes);
 extern "C" void __cucpu_free(jit::ThreadContext* context, void* pointer);
 extern "C" void __cucpu_nanosleep(jit::ThreadContext* context, uint32_t nanoseconds);

@@ -121,6 +121,7 @@ jit::RuntimeSymbols GridExecutor::runtime_symbols() {
       {jit::kVprintf, reinterpret_cast<void*>(&__cucpu_vprintf)},
       {jit::kAssertFail, reinterpret_cast<void*>(&__cucpu_assertfail)},
       {jit::kTrap, reinterpret_cast<void*>(&__cucpu_trap)},
+      {jit::kBreakpoint, reinterpret_cast<void*>(&__cucpu_breakpoint)},
       {jit::kMalloc, reinterpret_cast<void*>(&__cucpu_malloc)},
       {jit::kFree, reinterpret_cast<void*>(&__cucpu_free)},
       {jit::kNanosleep, reinterpret_cast<void*>(&__cucpu_nanosleep)},

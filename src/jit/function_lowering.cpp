@@ -387,6 +387,62 @@ llvm::Value* FunctionLowering::special_register(ptx::SpecialRegister sreg, unsig
                            b.getInt32Ty());
     case S::Envreg2:  // ... and its low half
       return b.CreateTrunc(load_context_u64(offsetof(ThreadContext, grid_workspace)), b.getInt32Ty());
+    // The driver's other environment registers have no documented meaning for a program
+    // (PTX ISA 9.0 §10.30: "defined in the driver documentation"); cucpu's driver defines
+    // none of them, so they read 0. An H100 (driver 580) shows 0x38432c8, 1 and 0x120 in
+    // %envreg0, 6 and 10 of an ordinary launch, the rest 0.
+    case S::Envreg0:
+    case S::Envreg3:
+    case S::Envreg4:
+    case S::Envreg5:
+    case S::Envreg6:
+    case S::Envreg7:
+    case S::Envreg8:
+    case S::Envreg9:
+    case S::Envreg10:
+    case S::Envreg11:
+    case S::Envreg12:
+    case S::Envreg13:
+    case S::Envreg14:
+    case S::Envreg15:
+    case S::Envreg16:
+    case S::Envreg17:
+    case S::Envreg18:
+    case S::Envreg19:
+    case S::Envreg20:
+    case S::Envreg21:
+    case S::Envreg22:
+    case S::Envreg23:
+    case S::Envreg24:
+    case S::Envreg25:
+    case S::Envreg26:
+    case S::Envreg27:
+    case S::Envreg28:
+    case S::Envreg29:
+    case S::Envreg30:
+    case S::Envreg31:
+      return b.getInt32(0);
+    // Performance-monitoring counters count only events a profiler has configured; with none
+    // configured an H100 reads 0 from all of them (and pmevent counts nothing: see
+    // lower_synchronization.cpp).
+    case S::Pm0:
+    case S::Pm1:
+    case S::Pm2:
+    case S::Pm3:
+    case S::Pm4:
+    case S::Pm5:
+    case S::Pm6:
+    case S::Pm7:
+      return b.getInt32(0);
+    case S::Pm064:
+    case S::Pm164:
+    case S::Pm264:
+    case S::Pm364:
+    case S::Pm464:
+    case S::Pm564:
+    case S::Pm664:
+    case S::Pm764:
+      return b.getInt64(0);
     case S::LanemaskEq:
       return lane_bit();
     case S::LanemaskLt:

@@ -149,6 +149,7 @@ constexpr const char* kIsLocal = "__cucpu_is_local";
 constexpr const char* kVprintf = "__cucpu_vprintf";
 constexpr const char* kAssertFail = "__cucpu_assertfail";
 constexpr const char* kTrap = "__cucpu_trap";
+constexpr const char* kBreakpoint = "__cucpu_breakpoint";
 constexpr const char* kMalloc = "__cucpu_malloc";
 constexpr const char* kFree = "__cucpu_free";
 constexpr const char* kNanosleep = "__cucpu_nanosleep";

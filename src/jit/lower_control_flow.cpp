@@ -95,8 +95,9 @@ void end_thread_here(FunctionLowering& fl) {
   fl.b.SetInsertPoint(fl.new_block("dead"));
 }
 
-void lower_trap(FunctionLowering& fl) {
-  fl.b.CreateCall(fl.runtime_function(kTrap, fl.b.getVoidTy(), {fl.ptr_type()}), {fl.thread_context});
+// trap, and brkpt (which ends the launch alike when no debugger is attached).
+void lower_trap(FunctionLowering& fl, const char* runtime_symbol) {
+  fl.b.CreateCall(fl.runtime_function(runtime_symbol, fl.b.getVoidTy(), {fl.ptr_type()}), {fl.thread_context});
   end_thread_here(fl);
 }
 
@@ -379,7 +380,10 @@ bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst) {
       lower_call(fl, inst);
       return true;
     case ptx::Opcode::Trap:
-      lower_trap(fl);
+      lower_trap(fl, kTrap);
+      return true;
+    case ptx::Opcode::Brkpt:
+      lower_trap(fl, kBreakpoint);
       return true;
     default:
       return false;

@@ -18,6 +18,12 @@ __global__ void trap_in_one_thread(int* out) {
     out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
 }
 
+// brkpt with no debugger attached.
+__global__ void breakpoint_in_one_thread(int* out) {
+    if (blockIdx.x == 2 && threadIdx.x == 33) asm volatile("brkpt;");
+    out[blockIdx.x * blockDim.x + threadIdx.x] = 1;
+}
+
 __global__ void write_through_null(int* out) {
     int* volatile null = nullptr;
     if (threadIdx.x == 3) *null = 42;
@@ -75,5 +81,6 @@ int main() {
     run_round_in_child("misaligned ld.v4.f32", [] { misaligned_vector_load<<<1, 32>>>(g_floats, g_floats); });
     run_round_in_child("misaligned st.v2.f64", [] { misaligned_double2_store<<<1, 32>>>(g_doubles); });
     run_round_in_child("recursion past the stack", [] { recurse_too_deep<<<1, 32>>>(g_ints, 1 << 20); });
+    run_round_in_child("brkpt", [] { breakpoint_in_one_thread<<<4, 64>>>(g_ints); });
     return 0;
 }

@@ -559,6 +559,21 @@ def special_registers():
     F.append(Case("clusterid.xyz nclusterid.xyz cluster_ctaid.xyz cluster_nctaid.xyz cluster_ctarank cluster_nctarank "
                   "is_explicit_cluster (no cluster launch, grid 2x3x1)", body, [8] * 15, rows=6, grid=(2, 3, 1),
                   block=(1, 1, 1)))
+    # %pm0..7 and %pm0_64..%pm7_64 count only events a profiler configured: 0 without one.
+    pm = [f"%pm{n}" for n in range(8)]
+    F.append(Case("pm0..pm7 (no profiler)", sreg(pm) + "\n  " + " ".join(f"o[{n}] = pm{n};" for n in range(8)),
+                  [8] * 8, rows=4, block=(4, 1, 1)))
+    pm64 = [f"%pm{n}_64" for n in range(8)]
+    F.append(Case("pm0_64..pm7_64 (no profiler)", sreg(pm64, "l") + "\n  " +
+                  " ".join(f"o[{n}] = pm{n}_64;" for n in range(8)), [16] * 8, rows=4, block=(4, 1, 1)))
+    # %envreg<32> hold driver-defined values: every thread of a launch reads the same ones, and
+    # %envreg1:%envreg2 (cooperative groups' grid workspace) are 0 outside cooperative launches.
+    env = [f"%envreg{n}" for n in range(32)]
+    body = (sreg(env) + "\n  __shared__ unsigned first[32];\n  if (t == 0) {\n    " +
+            " ".join(f"first[{n}] = envreg{n};" for n in range(32)) + "\n  }\n  __syncthreads();\n  o[0] = " +
+            " && ".join(f"first[{n}] == envreg{n}" for n in range(32)) + ";\n  o[1] = envreg1 == 0 && envreg2 == 0;")
+    F.append(Case("envreg0..31 uniform in a block; envreg1/2 zero (not cooperative)", body, [1, 1], rows=64,
+                  block=(64, 1, 1)))
     return F
 
 

@@ -250,6 +250,90 @@ extern "C" __global__ void k14(u64* out, const u64* in, int rows, Params p) {
   o[0] = clusterid_x; o[1] = clusterid_y; o[2] = clusterid_z; o[3] = nclusterid_x; o[4] = nclusterid_y; o[5] = nclusterid_z; o[6] = cluster_ctaid_x; o[7] = cluster_ctaid_y; o[8] = cluster_ctaid_z; o[9] = cluster_nctaid_x; o[10] = cluster_nctaid_y; o[11] = cluster_nctaid_z; o[12] = cluster_ctarank; o[13] = cluster_nctarank; o[14] = is_explicit_cluster;
 }
 
+// pm0..pm7 (no profiler)
+extern "C" __global__ void k15(u64* out, const u64* in, int rows, Params p) {
+  const int t = linear_thread();
+  if (t >= rows) return;
+  const u64* a = in + (size_t)t * 0;
+  u64* o = out + (size_t)t * 8;
+  (void)a; (void)p;
+  unsigned pm0; asm volatile("mov.u32 %0, %pm0;" : "=r"(pm0) : );
+  unsigned pm1; asm volatile("mov.u32 %0, %pm1;" : "=r"(pm1) : );
+  unsigned pm2; asm volatile("mov.u32 %0, %pm2;" : "=r"(pm2) : );
+  unsigned pm3; asm volatile("mov.u32 %0, %pm3;" : "=r"(pm3) : );
+  unsigned pm4; asm volatile("mov.u32 %0, %pm4;" : "=r"(pm4) : );
+  unsigned pm5; asm volatile("mov.u32 %0, %pm5;" : "=r"(pm5) : );
+  unsigned pm6; asm volatile("mov.u32 %0, %pm6;" : "=r"(pm6) : );
+  unsigned pm7; asm volatile("mov.u32 %0, %pm7;" : "=r"(pm7) : );
+  o[0] = pm0; o[1] = pm1; o[2] = pm2; o[3] = pm3; o[4] = pm4; o[5] = pm5; o[6] = pm6; o[7] = pm7;
+}
+
+// pm0_64..pm7_64 (no profiler)
+extern "C" __global__ void k16(u64* out, const u64* in, int rows, Params p) {
+  const int t = linear_thread();
+  if (t >= rows) return;
+  const u64* a = in + (size_t)t * 0;
+  u64* o = out + (size_t)t * 8;
+  (void)a; (void)p;
+  u64 pm0_64; asm volatile("mov.u64 %0, %pm0_64;" : "=l"(pm0_64) : );
+  u64 pm1_64; asm volatile("mov.u64 %0, %pm1_64;" : "=l"(pm1_64) : );
+  u64 pm2_64; asm volatile("mov.u64 %0, %pm2_64;" : "=l"(pm2_64) : );
+  u64 pm3_64; asm volatile("mov.u64 %0, %pm3_64;" : "=l"(pm3_64) : );
+  u64 pm4_64; asm volatile("mov.u64 %0, %pm4_64;" : "=l"(pm4_64) : );
+  u64 pm5_64; asm volatile("mov.u64 %0, %pm5_64;" : "=l"(pm5_64) : );
+  u64 pm6_64; asm volatile("mov.u64 %0, %pm6_64;" : "=l"(pm6_64) : );
+  u64 pm7_64; asm volatile("mov.u64 %0, %pm7_64;" : "=l"(pm7_64) : );
+  o[0] = pm0_64; o[1] = pm1_64; o[2] = pm2_64; o[3] = pm3_64; o[4] = pm4_64; o[5] = pm5_64; o[6] = pm6_64; o[7] = pm7_64;
+}
+
+// envreg0..31 uniform in a block; envreg1/2 zero (not cooperative)
+extern "C" __global__ void k17(u64* out, const u64* in, int rows, Params p) {
+  const int t = linear_thread();
+  if (t >= rows) return;
+  const u64* a = in + (size_t)t * 0;
+  u64* o = out + (size_t)t * 2;
+  (void)a; (void)p;
+  unsigned envreg0; asm volatile("mov.u32 %0, %envreg0;" : "=r"(envreg0) : );
+  unsigned envreg1; asm volatile("mov.u32 %0, %envreg1;" : "=r"(envreg1) : );
+  unsigned envreg2; asm volatile("mov.u32 %0, %envreg2;" : "=r"(envreg2) : );
+  unsigned envreg3; asm volatile("mov.u32 %0, %envreg3;" : "=r"(envreg3) : );
+  unsigned envreg4; asm volatile("mov.u32 %0, %envreg4;" : "=r"(envreg4) : );
+  unsigned envreg5; asm volatile("mov.u32 %0, %envreg5;" : "=r"(envreg5) : );
+  unsigned envreg6; asm volatile("mov.u32 %0, %envreg6;" : "=r"(envreg6) : );
+  unsigned envreg7; asm volatile("mov.u32 %0, %envreg7;" : "=r"(envreg7) : );
+  unsigned envreg8; asm volatile("mov.u32 %0, %envreg8;" : "=r"(envreg8) : );
+  unsigned envreg9; asm volatile("mov.u32 %0, %envreg9;" : "=r"(envreg9) : );
+  unsigned envreg10; asm volatile("mov.u32 %0, %envreg10;" : "=r"(envreg10) : );
+  unsigned envreg11; asm volatile("mov.u32 %0, %envreg11;" : "=r"(envreg11) : );
+  unsigned envreg12; asm volatile("mov.u32 %0, %envreg12;" : "=r"(envreg12) : );
+  unsigned envreg13; asm volatile("mov.u32 %0, %envreg13;" : "=r"(envreg13) : );
+  unsigned envreg14; asm volatile("mov.u32 %0, %envreg14;" : "=r"(envreg14) : );
+  unsigned envreg15; asm volatile("mov.u32 %0, %envreg15;" : "=r"(envreg15) : );
+  unsigned envreg16; asm volatile("mov.u32 %0, %envreg16;" : "=r"(envreg16) : );
+  unsigned envreg17; asm volatile("mov.u32 %0, %envreg17;" : "=r"(envreg17) : );
+  unsigned envreg18; asm volatile("mov.u32 %0, %envreg18;" : "=r"(envreg18) : );
+  unsigned envreg19; asm volatile("mov.u32 %0, %envreg19;" : "=r"(envreg19) : );
+  unsigned envreg20; asm volatile("mov.u32 %0, %envreg20;" : "=r"(envreg20) : );
+  unsigned envreg21; asm volatile("mov.u32 %0, %envreg21;" : "=r"(envreg21) : );
+  unsigned envreg22; asm volatile("mov.u32 %0, %envreg22;" : "=r"(envreg22) : );
+  unsigned envreg23; asm volatile("mov.u32 %0, %envreg23;" : "=r"(envreg23) : );
+  unsigned envreg24; asm volatile("mov.u32 %0, %envreg24;" : "=r"(envreg24) : );
+  unsigned envreg25; asm volatile("mov.u32 %0, %envreg25;" : "=r"(envreg25) : );
+  unsigned envreg26; asm volatile("mov.u32 %0, %envreg26;" : "=r"(envreg26) : );
+  unsigned envreg27; asm volatile("mov.u32 %0, %envreg27;" : "=r"(envreg27) : );
+  unsigned envreg28; asm volatile("mov.u32 %0, %envreg28;" : "=r"(envreg28) : );
+  unsigned envreg29; asm volatile("mov.u32 %0, %envreg29;" : "=r"(envreg29) : );
+  unsigned envreg30; asm volatile("mov.u32 %0, %envreg30;" : "=r"(envreg30) : );
+  unsigned envreg31; asm volatile("mov.u32 %0, %envreg31;" : "=r"(envreg31) : );
+  __shared__ unsigned first[32];
+  if (t == 0) {
+    first[0] = envreg0; first[1] = envreg1; first[2] = envreg2; first[3] = envreg3; first[4] = envreg4; first[5] = envreg5; first[6] = envreg6; first[7] = envreg7; first[8] = envreg8; first[9] = envreg9; first[10] = envreg10; first[11] = envreg11; first[12] = envreg12; first[13] = envreg13; first[14] = envreg14; first[15] = envreg15; first[16] = envreg16; first[17] = envreg17; first[18] = envreg18; first[19] = envreg19; first[20] = envreg20; first[21] = envreg21; first[22] = envreg22; first[23] = envreg23; first[24] = envreg24; first[25] = envreg25; first[26] = envreg26; first[27] = envreg27; first[28] = envreg28; first[29] = envreg29; first[30] = envreg30; first[31] = envreg31;
+  }
+  __syncthreads();
+  o[0] = first[0] == envreg0 && first[1] == envreg1 && first[2] == envreg2 && first[3] == envreg3 && first[4] == envreg4 && first[5] == envreg5 && first[6] == envreg6 && first[7] == envreg7 && first[8] == envreg8 && first[9] == envreg9 && first[10] == envreg10 && first[11] == envreg11 && first[12] == envreg12 && first[13] == envreg13 && first[14] == envreg14 && first[15] == envreg15 && first[16] == envreg16 && first[17] == envreg17 && first[18] == envreg18 && first[19] == envreg19 && first[20] == envreg20 && first[21] == envreg21 && first[22] == envreg22 && first[23] == envreg23 && first[24] == envreg24 && first[25] == envreg25 && first[26] == envreg26 && first[27] == envreg27 && first[28] == envreg28 && first[29] == envreg29 && first[30] == envreg30 && first[31] == envreg31;
+  o[1] = envreg1 == 0 && envreg2 == 0;
+}
+
 static const Case cases[] = {
     {"tid.xyz ntid.xyz ctaid.xyz nctaid.xyz (grid 2x3x2, block 4x3x2)", k0, dim3(2, 3, 2), dim3(4, 3, 2), 0, 288, 0, nullptr, 12, {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
     {"tid.xyz ntid.xyz ctaid.xyz nctaid.xyz (grid 1x1x3, block 2x1x35)", k1, dim3(1, 1, 3), dim3(2, 1, 35), 0, 210, 0, nullptr, 12, {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
@@ -266,6 +350,9 @@ static const Case cases[] = {
     {"clock advances, clock64 advances, clock_hi is clock64's high word", k12, dim3(1, 1, 1), dim3(32, 1, 1), 0, 32, 0, nullptr, 3, {1, 1, 1}},
     {"globaltimer nonzero, advances; globaltimer_hi", k13, dim3(1, 1, 1), dim3(1, 1, 1), 0, 1, 0, nullptr, 3, {1, 1, 1}},
     {"clusterid.xyz nclusterid.xyz cluster_ctaid.xyz cluster_nctaid.xyz cluster_ctarank cluster_nctarank is_explicit_cluster (no cluster launch, grid 2x3x1)", k14, dim3(2, 3, 1), dim3(1, 1, 1), 0, 6, 0, nullptr, 15, {8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8, 8}},
+    {"pm0..pm7 (no profiler)", k15, dim3(1, 1, 1), dim3(4, 1, 1), 0, 4, 0, nullptr, 8, {8, 8, 8, 8, 8, 8, 8, 8}},
+    {"pm0_64..pm7_64 (no profiler)", k16, dim3(1, 1, 1), dim3(4, 1, 1), 0, 4, 0, nullptr, 8, {16, 16, 16, 16, 16, 16, 16, 16}},
+    {"envreg0..31 uniform in a block; envreg1/2 zero (not cooperative)", k17, dim3(1, 1, 1), dim3(64, 1, 1), 0, 64, 0, nullptr, 2, {1, 1}},
 };
 
 int main() { return run_cases(cases, (int)(sizeof(cases) / sizeof(cases[0])), pattern); }
