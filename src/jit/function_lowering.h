@@ -154,6 +154,8 @@ bool lower_control_flow(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_narrow_float(FunctionLowering& fl, const ptx::Instruction& inst);
 // cp.async, cp.async.bulk and mbarrier.
 bool lower_async_copy(FunctionLowering& fl, const ptx::Instruction& inst);
+// st.async, red.async, cp.reduce.async.bulk (not .tensor), discard, applypriority.
+bool lower_async_proxy(FunctionLowering& fl, const ptx::Instruction& inst);
 // wmma, mma, ldmatrix, stmatrix, movmatrix.
 bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst);
 // tex, tld4, txq, suld, sust, suq with object handles (lower_texture.cpp).
@@ -170,6 +172,7 @@ int rounding_mode_argument(ptx::Rounding rounding);  // -1 when not one of the f
 RuntimeSymbols jit_helper_symbols();
 RuntimeSymbols half_precision_helper_symbols();  // __cucpu_jit_narrow (lower_half_precision.cpp)
 RuntimeSymbols mbarrier_helper_symbols();        // __cucpu_jit_mbarrier_* (mbarrier_helpers.cpp)
+RuntimeSymbols tensor_copy_helper_symbols();     // __cucpu_jit_tensor_copy (tensor_copy_helpers.cpp)
 RuntimeSymbols tensor_core_helper_symbols();     // __cucpu_jit_wmma_*, __cucpu_jit_mma (tensor_core_helpers.cpp)
 RuntimeSymbols narrow_float_helper_symbols();    // fp8/fp6/fp4 conversions (lower_narrow_float.cpp)
 RuntimeSymbols special_function_helper_symbols(); // MUFU models (special_function_unit.cpp)

@@ -78,6 +78,7 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
   add(jit_helper_symbols());
   add(half_precision_helper_symbols());
   add(mbarrier_helper_symbols());
+  add(tensor_copy_helper_symbols());
   add(tensor_core_helper_symbols());
   add(narrow_float_helper_symbols());
   add(special_function_helper_symbols());

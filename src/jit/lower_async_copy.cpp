@@ -1,5 +1,5 @@
 // Asynchronous copies and mbarriers (PTX ISA 9.0 §9.7.9.25 cp.async, §9.7.9.25.4
-// cp.async.bulk, §9.7.13.15 mbarrier).
+// cp.async.bulk, §9.7.9.25.5 cp.async.bulk.tensor, §9.7.13.15 mbarrier).
 //
 // On a CPU the copy of cp.async / cp.async.bulk is done when the instruction issues, so
 // it is complete before any wait: commit_group, wait_group and wait_all have nothing
@@ -10,6 +10,8 @@
 // suspends for a while; test_wait never waits, and loops around it get yield points
 // (translate_function.cpp). Kernels that wait on an mbarrier run on fibers.
 #include <fmt/format.h>
+
+#include <optional>
 
 #include "jit/function_lowering.h"
 
@@ -92,7 +94,85 @@ void lower_bulk_copy(FunctionLowering& fl, const ptx::Instruction& inst) {
   }
 }
 
+// The reduction number __cucpu_jit_tensor_copy takes (tensor_copy_helpers.cpp, ReduceOp).
+std::optional<uint32_t> tensor_reduce_op(ptx::AtomicOp op) {
+  switch (op) {
+    case ptx::AtomicOp::Add: return 0;
+    case ptx::AtomicOp::Min: return 1;
+    case ptx::AtomicOp::Max: return 2;
+    case ptx::AtomicOp::Inc: return 3;
+    case ptx::AtomicOp::Dec: return 4;
+    case ptx::AtomicOp::And: return 5;
+    case ptx::AtomicOp::Or: return 6;
+    case ptx::AtomicOp::Xor: return 7;
+    default: return std::nullopt;
+  }
+}
+
+// cp.async.bulk.tensor.Nd (load: [dstMem], [tensorMap, {coords}], [mbar]; store and
+// cp.reduce: [tensorMap, {coords}], [srcMem]) and cp.async.bulk.prefetch.tensor.Nd
+// ([tensorMap, {coords}]): one call of __cucpu_jit_tensor_copy, which traps on a bad map.
+void lower_tensor_copy(FunctionLowering& fl, const ptx::Instruction& inst) {
+  auto& b = fl.b;
+  const ptx::Qualifiers& q = inst.q;
+  if (q.im2col) return fl.fail("cp.async.bulk.tensor .im2col is not supported yet (only .tile)");
+  if (q.multicast) return fl.fail("cp.async.bulk.tensor .multicast::cluster is not supported yet");
+  if (q.tensor_rank == 0) return fl.fail("cp.async.bulk.tensor needs a dimension (.1d to .5d)");
+  const bool prefetch = q.operation == Operation::Prefetch;
+  const bool reduce = q.operation == Operation::Reduce;
+  const bool load = !prefetch && !reduce && q.space != ptx::StateSpace::Global;
+  uint32_t kind = prefetch ? 3 : load ? 0 : reduce ? 2 : 1;
+  if (reduce) {
+    auto op = tensor_reduce_op(q.atomic_op);
+    if (!op) return fl.fail("cp.reduce.async.bulk.tensor needs .add .min .max .inc .dec .and .or or .xor");
+    kind |= *op << 8;
+  }
+  if (load && !q.complete_tx) return fl.fail("a cp.async.bulk.tensor load completes through .mbarrier::complete_tx::bytes");
+  if (!load && !prefetch && !q.bulk_group) return fl.fail("a cp.async.bulk.tensor store completes through .bulk_group");
+  const size_t expected = prefetch ? 1 : load ? 3 : 2;
+  if (inst.operands.size() != expected) return fl.fail(fmt::format("expected {} operands", expected));
+  const ptx::Operand& tensor = inst.operands[load ? 1 : 0];
+  if (tensor.kind != ptx::Operand::Kind::Address || tensor.elements.size() != 2 ||
+      tensor.elements[1].kind != ptx::Operand::Kind::Vector || tensor.elements[1].elements.size() != q.tensor_rank)
+    return fl.fail(fmt::format("expected [tensorMap, {{{} coordinates}}]", q.tensor_rank));
+  // The map's address: a generic address (or a .param / .global name) like any other.
+  ptx::Operand map_operand;
+  map_operand.kind = ptx::Operand::Kind::Address;
+  map_operand.elements.push_back(tensor.elements[0]);
+  llvm::Value* map = fl.address(map_operand, ptx::StateSpace::Generic);
+  llvm::ArrayType* coords_type = llvm::ArrayType::get(b.getInt32Ty(), 5);
+  llvm::Value* coords = fl.entry_alloca(coords_type, 4, "tensor.coords");
+  for (unsigned i = 0; i < 5; ++i) {
+    llvm::Value* c = i < q.tensor_rank ? fl.read(tensor.elements[1].elements[i], ptx::Type::S32) : b.getInt32(0);
+    b.CreateStore(c, b.CreateConstGEP2_32(coords_type, coords, 0, i));
+  }
+  llvm::Value* shared = llvm::ConstantPointerNull::get(llvm::PointerType::getUnqual(fl.ctx));
+  llvm::Value* shared_address = b.getInt64(0);
+  llvm::Value* mbarrier = shared;
+  if (!prefetch) {
+    const ptx::StateSpace space = load ? q.space : q.src_space;
+    if (space != ptx::StateSpace::Shared && space != ptx::StateSpace::SharedCluster)
+      return fl.fail("cp.async.bulk.tensor copies between .global and .shared::cta / .shared::cluster");
+    shared = fl.address(inst.operands[load ? 0 : 1], space);
+    // The .shared address the swizzle pattern is a function of: the offset in the window.
+    shared_address = b.CreateSub(b.CreatePtrToInt(shared, b.getInt64Ty()), b.CreatePtrToInt(fl.shared_base, b.getInt64Ty()));
+    if (load) mbarrier = fl.address(inst.operands[2], space);  // in the destination's CTA
+  }
+  if (fl.failed()) return;
+  llvm::Type* args[] = {fl.ptr_type(), fl.ptr_type(), b.getInt64Ty(), fl.ptr_type(), b.getInt32Ty(), b.getInt32Ty(), fl.ptr_type()};
+  llvm::Value* status = b.CreateCall(fl.runtime_function("__cucpu_jit_tensor_copy", b.getInt32Ty(), args),
+                                     {map, shared, shared_address, coords, b.getInt32(q.tensor_rank), b.getInt32(kind), mbarrier});
+  llvm::BasicBlock* bad = fl.new_block("tensor_copy.bad_map");
+  llvm::BasicBlock* done = fl.new_block("tensor_copy.done");
+  b.CreateCondBr(b.CreateICmpEQ(status, b.getInt32(0)), done, bad);
+  b.SetInsertPoint(bad);
+  b.CreateCall(fl.runtime_function(kTrap, b.getVoidTy(), {fl.ptr_type()}), {fl.thread_context});
+  b.CreateUnreachable();
+  b.SetInsertPoint(done);
+}
+
 void lower_cp(FunctionLowering& fl, const ptx::Instruction& inst) {
+  if (inst.q.tensor) return lower_tensor_copy(fl, inst);
   if (!inst.q.async) {
     fl.fail("only cp.async and cp.async.bulk are cp instructions");
     return;
@@ -105,6 +185,8 @@ void lower_cp(FunctionLowering& fl, const ptx::Instruction& inst) {
     case Operation::WaitGroup:
     case Operation::WaitAll:
       return;  // every copy completed when it issued
+    case Operation::Prefetch:
+      return;  // cp.async.bulk.prefetch.L2 [src], size: a cache hint
     case Operation::Arrive: {
       if (!inst.q.on_mbarrier || !fl.expect_operands(inst, 1)) {
         if (!fl.failed()) fl.fail("expected cp.async.mbarrier.arrive");

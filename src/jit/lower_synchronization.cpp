@@ -124,6 +124,9 @@ bool lower_synchronization(FunctionLowering& fl, const ptx::Instruction& inst) {
       lower_redux(fl, inst);
       return true;
     case ptx::Opcode::Membar:
+    // fence.proxy.{async,alias,tensormap::generic}: on a CPU every proxy reaches the same
+    // memory through the same path, so a proxy fence is an ordinary fence (the tensormap
+    // acquire's [addr], size operands name what it covers: everything is covered).
     case ptx::Opcode::Fence:
       fl.b.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
       return true;

@@ -58,6 +58,7 @@ inline constexpr uint64_t kMatrixCount = 1ull << 42;  // .x1 .x2 .x4
 inline constexpr uint64_t kTrans = 1ull << 43;
 inline constexpr uint64_t kSatfinite = 1ull << 44;
 inline constexpr uint64_t kPopc = 1ull << 45;      // mma .xor.popc / .and.popc: .popc dropped
+inline constexpr uint64_t kProxy = 1ull << 46;     // fence.proxy.async / .alias / .tensormap::generic
 
 // The third column of opcodes.def for `opcode`.
 uint64_t accepted_qualifiers(Opcode opcode);

@@ -119,6 +119,10 @@ struct Qualifiers {
   bool bulk_group = false;   // cp.async.bulk completion .bulk_group
   bool multicast = false;    // cp.async.bulk .multicast::cluster
   bool read_only = false;    // cp.async.bulk.wait_group.read
+  bool tensor = false;       // cp{.reduce}.async.bulk{.prefetch}.tensor
+  uint8_t tensor_rank = 0;   // its .1d to .5d: 1 to 5
+  bool im2col = false;       // ... .tensor .im2col load mode (else .tile)
+  Proxy proxy = Proxy::None; // fence.proxy.<kind>; the .async space is in `space`
   bool expect_tx = false;    // mbarrier.arrive.expect_tx / arrive_drop.expect_tx
   bool no_complete = false;  // mbarrier.arrive.noComplete
   bool parity = false;       // mbarrier.test_wait/try_wait.parity

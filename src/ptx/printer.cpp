@@ -374,6 +374,10 @@ class ModulePrinter {
         print_types(q);
         return put(spelling(q.operation));
       case Opcode::Membar:
+        if (q.proxy != Proxy::None) {  // membar.proxy.alias
+          put(".proxy");
+          return put(spelling(q.proxy));
+        }
         return put(q.scope == Scope::Gpu ? ".gl" : spelling(q.scope));
       case Opcode::Bar:
       case Opcode::Barrier:
@@ -386,6 +390,12 @@ class ModulePrinter {
         return print_types(q);
       case Opcode::Cp:
         return print_async_copy(q);
+      case Opcode::Fence:  // fence.proxy.async.shared::cta, fence.proxy.tensormap::generic.acquire.gpu
+        if (q.proxy != Proxy::None) put(".proxy");
+        put(spelling(q.proxy));
+        put(q.space == StateSpace::Shared ? ".shared::cta" : spelling(q.space));  // the only spelling it takes
+        put(spelling(q.sem));
+        return put(spelling(q.scope));
       case Opcode::Mbarrier:
         put(spelling(q.operation));
         if (q.expect_tx) put(".expect_tx");
@@ -406,12 +416,14 @@ class ModulePrinter {
     }
     for (Word word : q.words) put(spelling(word));  // families not modelled yet: as written
     put(spelling(q.operation));
+    if (q.async) put(".async");  // st.async, red.async
     if (q.sync) put(".sync");
     put(spelling(q.sem));
     if (q.sem == Semantics::MmioRelaxed) put(".relaxed");  // .mmio.relaxed is one order
     put(spelling(q.scope));
     if (q.to_space) put(".to");
     put(spelling(q.space));
+    if (q.complete_tx) put(".mbarrier::complete_tx::bytes");
     put(spelling(q.atomic_op));
     const bool half = q.type == Type::F16 || q.type == Type::F16x2 || q.type == Type::BF16 || q.type == Type::BF16x2;
     if ((instruction.opcode == Opcode::Atom || instruction.opcode == Opcode::Red) && q.atomic_op == AtomicOp::Add &&
@@ -460,19 +472,28 @@ class ModulePrinter {
   // cp.async.ca.shared.global, cp.async.commit_group, cp.async.mbarrier.arrive.noinc.shared.b64,
   // cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes, cp.async.bulk.wait_group.read.
   void print_async_copy(const Qualifiers& q) {
+    if (q.operation == Operation::Reduce) put(".reduce");
     if (q.async) put(".async");
     if (q.bulk) put(".bulk");
     if (q.on_mbarrier) put(".mbarrier");
-    put(spelling(q.operation));
+    if (q.operation != Operation::Reduce) put(spelling(q.operation));
+    if (q.tensor) out_ += fmt::format(".tensor.{}d", q.tensor_rank);
+    if (q.operation == Operation::Prefetch) put(".L2");  // the only level, dropped when parsed
     if (q.noinc) put(".noinc");
     if (q.read_only) put(".read");
     // The cache level is dropped as meaningless on a CPU; .ca takes every copy size.
     if (!q.bulk && q.operation == Operation::None && !q.on_mbarrier) put(".ca");
     put(spelling(q.space));
-    put(spelling(q.src_space));
+    // Bulk copies from shared memory must spell it .shared::cta.
+    put(q.bulk && q.src_space == StateSpace::Shared ? ".shared::cta" : spelling(q.src_space));
+    if (q.tensor) put(spelling(q.atomic_op));  // cp.reduce.async.bulk.tensor: .op before the mode
+    if (q.tensor) put(q.im2col ? ".im2col" : ".tile");
     if (q.complete_tx) put(".mbarrier::complete_tx::bytes");
     if (q.bulk_group) put(".bulk_group");
     if (q.multicast) put(".multicast::cluster");
+    if (!q.tensor) put(spelling(q.atomic_op));  // cp.reduce.async.bulk: .op after the completion
+    // A bulk .add on .f16/.bf16 is spelled .add.noftz (the only rounding it has).
+    if (!q.tensor && q.atomic_op == AtomicOp::Add && (q.type == Type::F16 || q.type == Type::BF16)) put(".noftz");
     print_types(q);
   }
 

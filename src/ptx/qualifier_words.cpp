@@ -87,6 +87,11 @@ Operation Qualifiers::*field_of<Operation>() {
 }
 
 template <>
+Proxy Qualifiers::*field_of<Proxy>() {
+  return &Qualifiers::proxy;
+}
+
+template <>
 Shape Qualifiers::*field_of<Shape>() {
   return &Qualifiers::shape;
 }
@@ -163,6 +168,13 @@ Outcome set_arrive_expect_tx(Qualifiers& q, uint64_t, uint8_t) {
   if (q.expect_tx || (q.operation != Operation::Arrive && q.operation != Operation::ArriveDrop))
     return Outcome::Duplicate;
   q.expect_tx = true;
+  return Outcome::Applied;
+}
+
+// cp...tensor.1d to .5d: only after .tensor.
+Outcome set_tensor_rank(Qualifiers& q, uint64_t, uint8_t value) {
+  if (!q.tensor || q.tensor_rank != 0) return Outcome::Duplicate;
+  q.tensor_rank = value;
   return Outcome::Applied;
 }
 
@@ -264,6 +276,15 @@ void add_flags(WordTable& table) {
   table[".mbarrier::complete_tx::bytes"].push_back({kAsyncCopy, set_flag<&Qualifiers::complete_tx, true>, 0});
   table[".bulk_group"].push_back({kAsyncCopy, set_flag<&Qualifiers::bulk_group, true>, 0});
   table[".multicast::cluster"].push_back({kAsyncCopy, set_flag<&Qualifiers::multicast, true>, 0});
+  table[".tensor"].push_back({kAsyncCopy, set_flag<&Qualifiers::tensor, true>, 0});
+  const std::string_view ranks[] = {".1d", ".2d", ".3d", ".4d", ".5d"};
+  for (uint8_t rank = 1; rank <= 5; ++rank) table[ranks[rank - 1]].push_back({kAsyncCopy, set_tensor_rank, rank});
+  table[".tile"].push_back({kAsyncCopy, drop, 0});  // the default load mode
+  table[".im2col"].push_back({kAsyncCopy, set_flag<&Qualifiers::im2col, true>, 0});
+  table[".proxy"].push_back({kProxy, drop, 0});  // the kind that follows says it
+  // fence.mbarrier_init.release.cluster orders mbarrier.init before later cluster accesses:
+  // cucpu lowers it as the plain fence.release.cluster, which orders at least as much.
+  table[".mbarrier_init"].push_back({kProxy, drop, 0});
   table[".parity"].push_back({kMbarrier, set_flag<&Qualifiers::parity, true>, 0});
   table[".noComplete"].push_back({kMbarrier, set_flag<&Qualifiers::no_complete, true>, 0});
   table[".expect_tx"].push_back({kMbarrier, set_arrive_expect_tx, 0});
@@ -273,6 +294,8 @@ void add_flags(WordTable& table) {
     table[word].push_back({kCache, drop, 0});
   }
   table[".L2::cache_hint"].push_back({kCache, cache_hint, 0});
+  // prefetch{.space}.tensormap: a prefetch, a no-op like the others.
+  table[".tensormap"].push_back({kCache, drop, 0});
 }
 
 const WordTable& word_table() {

@@ -24,7 +24,9 @@ build_and_run_now() {
     local src=$1 name=$2; shift 2
     local also=$(sed -n "s|^// NVCC-ALSO: |$(dirname "$src")/|p" "$src")  # further sources
     if "$nvcc" "$@" -o "$out/bin_$name" "$src" $also > "$out/$name.build" 2>&1; then
-        "$out/bin_$name" > "$out/$name.out" 2> "$out/$name.err"
+        # a program that hangs on the GPU (a wrong guess about an async-proxy wait) must not
+        # take the whole batch with it: its .rc reads 124
+        timeout "${RUN_TIMEOUT:-300}" "$out/bin_$name" > "$out/$name.out" 2> "$out/$name.err"
         echo $? > "$out/$name.rc"
     else
         echo "build failed" > "$out/$name.rc"
