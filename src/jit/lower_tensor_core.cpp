@@ -93,8 +93,7 @@ bool expect_registers(FunctionLowering& fl, const std::vector<const ptx::Operand
 // the matrix (PTX ISA 9.0 §9.7.14.4.1), so they hold elements more than once.
 size_t fragment_registers(const MatrixForm& form, MatrixOperand operand, Type type, bool is_wmma) {
   if (is_wmma && type == Type::F16 && operand != MatrixOperand::C) return 8;
-  const MatrixPosition size = operand_size(matrix_dims(form.shape), operand);
-  const size_t elements = size.row * size.col / 32;
+  const size_t elements = product_elements_per_lane(form, operand);
   return std::max<size_t>(1, elements / elements_per_register(type));
 }
 
@@ -133,8 +132,8 @@ bool valid_product(ptx::Shape shape, const MatrixForm& f) {
       return (f16 && float_acc) || (bf16 && f32_acc) || (int8 && int_acc);
     case S::M16n16k8:
       return tf32 && f32_acc;
-    case S::M8n8k4:
-      return f64;
+    case S::M8n8k4:  // ptxas: ".dtype must be '.f32' when .ctype is '.f32'"
+      return f64 || (f16 && float_acc && !(f.c == Type::F32 && f.d == Type::F16));
     case S::M8n8k16:
       return int8 && int_acc;
     case S::M8n8k32:
@@ -180,11 +179,7 @@ void lower_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_w
     form.b = q.b_type;
     form.c = q.c_type;
   }
-  if (q.shape == ptx::Shape::M8n8k4 && form.a == Type::F16) {
-    fl.fail("mma.m8n8k4 with .f16 (quad-pair fragments) is not supported yet");
-    return;
-  }
-  if (!valid_product(q.shape, form)) {
+  if (!valid_product(q.shape, form) || (is_wmma && is_quad_pair_form(form))) {
     fl.fail("this shape and combination of types is not a tensor-core product of sm_90");
     return;
   }
@@ -192,8 +187,16 @@ void lower_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_w
     fl.fail(".b1 products take .xor.popc or .and.popc, and only they do");
     return;
   }
-  if (!is_wmma && (q.layout != ptx::Layout::Row || q.layout_b != ptx::Layout::Col) &&
-      !(form.a == Type::F64 && q.shape == ptx::Shape::M8n8k4)) {
+  if (!is_wmma && is_quad_pair_form(form)) {
+    // The quad-pair form takes any layouts of A and B, and its fragments follow them.
+    if (q.layout == ptx::Layout::None || q.layout_b == ptx::Layout::None) {
+      fl.fail("mma.m8n8k4 with .f16 names the layouts of A and B (.row or .col each)");
+      return;
+    }
+    form.a_column_major = q.layout == ptx::Layout::Col;
+    form.b_column_major = q.layout_b == ptx::Layout::Col;
+  } else if (!is_wmma && (q.layout != ptx::Layout::Row || q.layout_b != ptx::Layout::Col) &&
+             !(form.a == Type::F64 && q.shape == ptx::Shape::M8n8k4)) {
     fl.fail("mma.sync takes .row.col");
     return;
   }

@@ -1,5 +1,5 @@
 // Texture and surface instructions with object handles (PTX ISA 9.0 §9.7.10: tex, tld4,
-// txq, suld, sust, suq), the form nvcc emits for cudaTextureObject_t and
+// txq, suld, sust, suq, istypep), the form nvcc emits for cudaTextureObject_t and
 // cudaSurfaceObject_t: the handle is a .u64 register, `[handle, {coordinates}]`.
 //
 // Each becomes one call of a runtime function (texture_abi.h) that looks the handle up
@@ -11,6 +11,7 @@
 // fetch the base level, which is what a texture without mipmaps has.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <optional>
 
 #include "jit/function_lowering.h"
@@ -266,6 +267,24 @@ void lower_query(FunctionLowering& fl, const ptx::Instruction& inst) {
   fl.write(inst.operands[0], ptx::Type::B32, value);
 }
 
+// istypep.{texref,samplerref,surfref} p, a (§9.7.10.6). The operand is a .u64 register,
+// and on the H100 a register holding a texture or surface object answers false for all
+// three kinds, as does 0 (tests/e2e/istypep_handles): CUDA's objects are not .texref or
+// .surfref variables, and cucpu has no others (read_handle rejects references), so the
+// predicate is false. The operand is still read so that a malformed one is an error.
+void lower_istypep(FunctionLowering& fl, const ptx::Instruction& inst) {
+  const bool has_kind = std::ranges::any_of(
+      inst.q.words, [](Word w) { return w == Word::Texref || w == Word::Samplerref || w == Word::Surfref; });
+  if (!has_kind) {
+    fl.fail("expected istypep.{texref,samplerref,surfref} p, a");
+    return;
+  }
+  if (!fl.expect_operands(inst, 2)) return;
+  fl.read(inst.operands[1], ptx::Type::U64);
+  if (fl.failed()) return;
+  fl.write(inst.operands[0], ptx::Type::Pred, fl.b.getFalse());
+}
+
 }  // namespace
 
 bool lower_texture(FunctionLowering& fl, const ptx::Instruction& inst) {
@@ -276,6 +295,7 @@ bool lower_texture(FunctionLowering& fl, const ptx::Instruction& inst) {
     case ptx::Opcode::Sust: lower_sust(fl, inst); return true;
     case ptx::Opcode::Txq:
     case ptx::Opcode::Suq: lower_query(fl, inst); return true;
+    case ptx::Opcode::Istypep: lower_istypep(fl, inst); return true;
     default: return false;
   }
 }

@@ -69,14 +69,55 @@ MatrixPosition fragment_element(MatrixDims dims, MatrixOperand operand, ptx::Typ
   return {t * chunk + j + r * 4 * chunk, tile * 8 + g};
 }
 
+bool is_quad_pair_form(const MatrixForm& form) { return form.shape == ptx::Shape::M8n8k4 && form.a == ptx::Type::F16; }
+
+uint32_t product_count(const MatrixForm& form) { return is_quad_pair_form(form) ? 4 : 1; }
+
+uint32_t product_lanes(const MatrixForm& form, uint32_t product) {
+  return is_quad_pair_form(form) ? 0x000f000fu << (4 * product) : 0xffffffffu;
+}
+
+uint32_t product_elements_per_lane(const MatrixForm& form, MatrixOperand operand) {
+  const MatrixPosition size = operand_size(matrix_dims(form.shape), operand);
+  return size.row * size.col / (is_quad_pair_form(form) ? 8 : 32);
+}
+
+namespace {
+
+// The quad-pair fragments of PTX ISA 9.0 §9.7.14.5.1 (figures 46 to 52): the high group
+// (lanes 16..31) holds rows 4..7 of A, C and D and columns 4..7 of B.
+MatrixPosition quad_pair_element(const MatrixForm& form, MatrixOperand operand, ptx::Type type, uint32_t lane,
+                                 uint32_t i) {
+  const uint32_t t = lane % 4, high = lane >= 16 ? 4 : 0;
+  switch (operand) {
+    case MatrixOperand::A:
+      return form.a_column_major ? MatrixPosition{i + high, t} : MatrixPosition{t + high, i};
+    case MatrixOperand::B:
+      return form.b_column_major ? MatrixPosition{i, t + high} : MatrixPosition{t, i + high};
+    case MatrixOperand::C:
+      if (type == ptx::Type::F16) return {t + high, i};
+      return {(lane & 1) + (i & 2) + high, (i & 4) + (lane & 2) + (i & 1)};
+  }
+  return {0, 0};
+}
+
+}  // namespace
+
+MatrixPosition product_element(const MatrixForm& form, MatrixOperand operand, ptx::Type type, uint32_t lane,
+                               uint32_t i) {
+  if (is_quad_pair_form(form)) return quad_pair_element(form, operand, type, lane, i);
+  return fragment_element(matrix_dims(form.shape), operand, type, lane, i);
+}
+
 // Bits: shape 0..7, a 8..15, b 16..23, c 24..31, d 32..39, operand 40..41, column_major
-// 42, satfinite 43, bit_op 44..45.
+// 42, satfinite 43, bit_op 44..45, a_column_major 46, b_column_major 47.
 uint64_t encode(const MatrixForm& form) {
   return uint64_t{static_cast<uint8_t>(form.shape)} | uint64_t{static_cast<uint8_t>(form.a)} << 8 |
          uint64_t{static_cast<uint8_t>(form.b)} << 16 | uint64_t{static_cast<uint8_t>(form.c)} << 24 |
          uint64_t{static_cast<uint8_t>(form.d)} << 32 | uint64_t{static_cast<uint8_t>(form.operand)} << 40 |
          uint64_t{form.column_major} << 42 | uint64_t{form.satfinite} << 43 |
-         uint64_t{static_cast<uint8_t>(form.bit_op)} << 44;
+         uint64_t{static_cast<uint8_t>(form.bit_op)} << 44 | uint64_t{form.a_column_major} << 46 |
+         uint64_t{form.b_column_major} << 47;
 }
 
 MatrixForm decode_matrix_form(uint64_t word) {
@@ -90,6 +131,8 @@ MatrixForm decode_matrix_form(uint64_t word) {
   form.column_major = ((word >> 42) & 1) != 0;
   form.satfinite = ((word >> 43) & 1) != 0;
   form.bit_op = static_cast<ptx::BoolOp>((word >> 44) & 3);
+  form.a_column_major = ((word >> 46) & 1) != 0;
+  form.b_column_major = ((word >> 47) & 1) != 0;
   return form;
 }
 

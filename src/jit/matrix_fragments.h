@@ -10,6 +10,12 @@
 // m8n8) C tiles in row order. A wmma fragment with more elements than its share of the
 // matrix (f16 A and B fragments are always 16 halves) repeats them: element i is element
 // i mod (rows * cols / 32).
+//
+// mma.m8n8k4 with .f16 inputs is different (§9.7.14.5.1): the warp computes four
+// independent m8n8k4 products, one per "quad pair" (lanes 4q..4q+3, the low group, with
+// 4q+16..4q+19, the high group), and each lane holds a whole row or column of A and B
+// (which one depends on their .row/.col layouts) and a row, or for .f32 a scattered
+// 2x4 block, of C/D. The product_* functions cover both kinds of form.
 #pragma once
 
 #include <cstdint>
@@ -47,9 +53,27 @@ struct MatrixForm {
   bool column_major = false;                 // wmma.load/store: the memory's layout
   bool satfinite = false;                    // integer results clamp instead of wrapping
   ptx::BoolOp bit_op = ptx::BoolOp::None;    // b1: .xor.popc / .and.popc
+  bool a_column_major = false;               // mma.m8n8k4 .f16: .col A (its fragments follow it)
+  bool b_column_major = false;               // mma.m8n8k4 .f16: .col B
 };
 uint64_t encode(const MatrixForm& form);
 MatrixForm decode_matrix_form(uint64_t word);
+
+// mma.m8n8k4 with .f16 inputs: four products a warp, one per quad pair.
+bool is_quad_pair_form(const MatrixForm& form);
+
+// The independent products one instruction of `form` computes (1, or 4 for quad pairs)
+// and the lanes (a mask) that hold product `product`'s fragments.
+uint32_t product_count(const MatrixForm& form);
+uint32_t product_lanes(const MatrixForm& form, uint32_t product);
+
+// The elements of an operand each lane of a product holds (once each).
+uint32_t product_elements_per_lane(const MatrixForm& form, MatrixOperand operand);
+
+// Element `i` of `lane`'s fragment of an operand of type `type` (C's or D's type for
+// MatrixOperand::C): its position in the matrices of the lane's product.
+MatrixPosition product_element(const MatrixForm& form, MatrixOperand operand, ptx::Type type, uint32_t lane,
+                               uint32_t i);
 
 // A lane's buffer for a matrix product, in 64-bit slots: its A, B, C and D registers,
 // each zero-extended into one slot, then the encoded form.

@@ -10,6 +10,9 @@
 // cores' block sums with truncation (block_fma_sum); the others (an f16 accumulator, fp8
 // inputs) form each product exactly and add them and C in double, rounding once to the
 // result type, which is what the H100 prints for them (tests/isa/tensor_core_rounding).
+// mma.m8n8k4 with .f16 inputs (one product per quad pair) has no tensor-core instruction
+// on sm_90: ptxas emulates it, and an f32 D is emulated_m8n8k4_sum's f32 arithmetic; an f16
+// D is one rounding, as the other f16 forms (both match the H100: tensor_core_rounding).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -159,6 +162,16 @@ uint32_t block_fma_group(const MatrixForm& form) {
   return form.a == Type::TF32 && form.shape == ptx::Shape::M16n16k8 ? 4 : 16;
 }
 
+// C + sum over k < 4 of a[k] * b[k] as ptxas emulates mma.m8n8k4 with an f32 D on sm_90
+// (its SASS: FFMA from 0 in k order, then one FADD of C; the H100's output for every layout
+// and C type, tests/isa/tensor_core_rounding): f32 arithmetic rounding to nearest.
+double emulated_m8n8k4_sum(double acc, const double* a_row, const double* b_col, uint32_t b_stride) {
+  float sum = 0;
+  for (uint32_t k = 0; k < 4; ++k)
+    sum = std::fma(static_cast<float>(a_row[k]), static_cast<float>(b_col[size_t{k} * b_stride]), sum);
+  return static_cast<float>(acc) + sum;
+}
+
 // C + sum over k of a[k] * b[k] as an f32-accumulating tensor core computes it (the H100's
 // output for f16, bf16 and tf32 inputs, tests/isa/tensor_core_rounding): per block of
 // `group` consecutive k, the exact products and the accumulator are aligned to the largest
@@ -241,12 +254,12 @@ extern "C" void __cucpu_jit_wmma_store(const uint64_t* slots, uint8_t* base, uin
   }
 }
 
-// The matrix product of one warp: every member lane's buffer (matrix_fragments.h slots).
-extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members) {
-  using namespace cucpu::jit;
-  if (members == 0) return;
-  const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
-  const MatrixForm form = decode_matrix_form(first[kSlotForm]);
+namespace cucpu::jit {
+namespace {
+
+// One product of a warp's instruction (the whole warp's, or one quad pair's): `members`
+// are the lanes of the product that take part.
+void multiply(const MatrixForm& form, void* const* lanes, uint32_t members) {
   const MatrixDims dims = matrix_dims(form.shape);
   const bool integer = is_integer_input(form.a);
   // Reused per worker: a tensor-core kernel runs this once per warp per instruction.
@@ -274,10 +287,9 @@ extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members) {
                               {MatrixOperand::B, form.b, kSlotB, dims.n, b, bi},
                               {MatrixOperand::C, form.c, kSlotC, dims.n, c, ci}};
     for (const Source& s : sources) {
-      const MatrixPosition size = operand_size(dims, s.operand);
-      const uint32_t chunk = elements_per_register(s.type), unique = size.row * size.col / 32;
+      const uint32_t chunk = elements_per_register(s.type), unique = product_elements_per_lane(form, s.operand);
       for (uint32_t i = 0; i < unique; ++i) {
-        const MatrixPosition p = fragment_element(dims, s.operand, s.type, lane, i);
+        const MatrixPosition p = product_element(form, s.operand, s.type, lane, i);
         const uint64_t bits = element_of(slots[s.slot + i / chunk], s.type, i % chunk);
         const size_t at = size_t{p.row} * s.cols + p.col;
         if (integer || s.type == Type::S32) {
@@ -309,6 +321,8 @@ extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members) {
         double sum = c[at];
         for (uint32_t k = 0; k < dims.k; ++k) sum = std::fma(a[size_t{row} * dims.k + k], b[size_t{k} * dims.n + col], sum);
         d[at] = from_double(Type::F64, sum);
+      } else if (form.shape == cucpu::ptx::Shape::M8n8k4 && form.d == Type::F32) {
+        d[at] = from_double(Type::F32, emulated_m8n8k4_sum(c[at], &a[size_t{row} * dims.k], &b[col], dims.n));
       } else if (form.d == Type::F32 && (form.a == Type::F16 || form.a == Type::BF16 || form.a == Type::TF32)) {
         const double sum =
             block_fma_sum(form.a, block_fma_group(form), c[at], &a[size_t{row} * dims.k], &b[col], dims.n, dims.k);
@@ -321,14 +335,30 @@ extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members) {
     }
   }
   const Type d_type = integer ? Type::S32 : form.d;
-  const uint32_t chunk = elements_per_register(d_type), unique = dims.m * dims.n / 32;
+  const uint32_t chunk = elements_per_register(d_type), unique = product_elements_per_lane(form, MatrixOperand::C);
   for (uint32_t lane = 0; lane < 32; ++lane) {
     if (!(members >> lane & 1)) continue;
     auto* slots = static_cast<uint64_t*>(lanes[lane]);
     for (uint32_t i = 0; i < unique; ++i) {
-      const MatrixPosition p = fragment_element(dims, MatrixOperand::C, d_type, lane, i);
+      const MatrixPosition p = product_element(form, MatrixOperand::C, d_type, lane, i);
       set_element(slots[kSlotD + i / chunk], d_type, i % chunk, d[size_t{p.row} * dims.n + p.col]);
     }
+  }
+}
+
+}  // namespace
+}  // namespace cucpu::jit
+
+// The matrix products of one warp's instruction: every member lane's buffer
+// (matrix_fragments.h slots); each product (one, or one per quad pair) on its lanes.
+extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members) {
+  using namespace cucpu::jit;
+  if (members == 0) return;
+  const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
+  const MatrixForm form = decode_matrix_form(first[kSlotForm]);
+  for (uint32_t product = 0; product < product_count(form); ++product) {
+    const uint32_t group = members & product_lanes(form, product);
+    if (group != 0) multiply(form, lanes, group);
   }
 }
 

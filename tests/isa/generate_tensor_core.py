@@ -97,22 +97,40 @@ MMA = [
     ("m16n8k32", "f32", "e4m3", "e5m2", "f32", 4, 2, 4, ""), ("m16n8k32", "f32", "e5m2", "e5m2", "f32", 4, 2, 4, ""),
 ]
 FLOAT_INPUTS = ("f16", "bf16", "tf32", "f64", "e4m3", "e5m2")
+# mma.m8n8k4 with .f16 inputs (PTX ISA 9.0 §9.7.14.5.1): four products a warp, one per quad
+# pair, every layout of A and B and every f16/f32 mix of D and C that ptxas takes (an f32 C
+# needs an f32 D: ".dtype must be '.f32' when .ctype is '.f32'"). They come after the wmma
+# forms (and draw their values after them) so that the lines of the older forms stay as
+# they were.
+QUAD_PAIR_MMA = [("m8n8k4", d, "f16", "f16", c, 2, 2, 4 if c == "f16" else 8, "", f"{la}.{lb}")
+                 for la, lb in (("row", "col"), ("col", "row"), ("row", "row"), ("col", "col"))
+                 for d, c in (("f32", "f32"), ("f16", "f16"), ("f32", "f16"))]
 
 
 def mma_text(form):
-    shape, d, a, b, c, na, nb, nc, extra = form
+    shape, d, a, b, c, na, nb, nc, extra = form[:9]
+    layouts = form[9] if len(form) > 9 else "row.col"
     sat = ".satfinite" if extra == "satfinite" else ""
     bitop = f".{extra}.popc" if extra in ("xor", "and") else ""
-    return f"mma.sync.aligned.{shape}.row.col{sat}.{d}.{a}.{b}.{c}{bitop}"
+    return f"mma.sync.aligned.{shape}.{layouts}{sat}.{d}.{a}.{b}.{c}{bitop}"
 
 
 def reg_kind(t):
     return "l" if t == "f64" else "r"
 
 
+def d_registers(form):
+    shape, d, a, b, c, na, nb, nc, extra = form[:9]
+    if d == c:
+        return nc
+    if shape == "m8n8k4":  # quad-pair f16 form: 8 f32 or 4 f16x2
+        return 8 if d == "f32" else 4
+    return 4 if d == "f32" else 2
+
+
 def mma_asm(form):
-    shape, d, a, b, c, na, nb, nc, extra = form
-    nd = nc if d == c else (4 if d == "f32" else 2)
+    shape, d, a, b, c, na, nb, nc, extra = form[:9]
+    nd = d_registers(form)
     operands, index = [], 0
 
     def group(count):
@@ -178,10 +196,9 @@ static void check(cudaError_t e, const char* what) {{
 }}
 """]
     mains = []
-    for n, form in enumerate(MMA):
-        if not exact and form[2] not in FLOAT_INPUTS:
-            continue
-        shape, d, a, b, c, na, nb, nc, extra = form
+
+    def emit_mma(n, form):
+        shape, d, a, b, c, na, nb, nc, extra = form[:9]
         text, outs, ins, nd = mma_asm(form)
         ta, tb, tc, td = (("u64" if t == "f64" else "unsigned") for t in (a, b, c, d))
         av = [registers(rng, a, na, exact) for _ in range(32)]
@@ -232,6 +249,9 @@ static void check(cudaError_t e, const char* what) {{
     cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
   }}
 """)
+    for n, form in enumerate(MMA):
+        if exact or form[2] in FLOAT_INPUTS:
+            emit_mma(n, form)
     for n, (tin, tacc, m, nn, k, la, lb) in enumerate(wmma_forms()):
         if not exact and tin in ("signed char", "unsigned char"):
             continue
@@ -289,6 +309,8 @@ __global__ void wmma{n}(const {CTYPE[tin]}* A, const {CTYPE[tin]}* B, const {CTY
     cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
   }}
 """)
+    for n, form in enumerate(QUAD_PAIR_MMA):
+        emit_mma(len(MMA) + n, form)
     out.append("int main() {\n" + "".join(mains) + "  return 0;\n}\n")
     with open(path, "w") as fh:
         fh.write("".join(out))

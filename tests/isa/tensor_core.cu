@@ -716,6 +716,186 @@ __global__ void wmma24(const double* A, const double* B, const double* C, double
   wmma::mma_sync(acc, fa, fb, acc);
   wmma::store_matrix_sync(D, acc, 8, wmma::mem_row_major);
 }
+static const unsigned mma25_a[] = {0x3400b400ull, 0x3f00ba00ull, 0x3800bc00ull, 0x4000bf00ull, 0x4180ba00ull, 0xb8003d00ull, 0x4000be00ull, 0xc1804000ull, 0xc1804180ull, 0xc0004200ull, 0x3e004000ull, 0x3f003400ull, 0x38003400ull, 0xbe00ba00ull, 0xc0804000ull, 0xb400ba00ull, 0xbe003d00ull, 0x0ull, 0xbd004180ull, 0x4200c080ull, 0x3e000000ull, 0xb800c200ull, 0x4000ba00ull, 0x3e00ba00ull, 0x41000000ull, 0xba00c080ull, 0xc1804200ull, 0x3400c100ull, 0xbc000000ull, 0x40800000ull, 0xc080c080ull, 0x3800c000ull, 0x38004180ull, 0x4180ull, 0x40004200ull, 0x3e00ba00ull, 0x4100c080ull, 0x34003a00ull, 0xb4004200ull, 0x3c00bc00ull, 0x4100c000ull, 0x4000b400ull, 0xba004200ull, 0x3a004180ull, 0x3c003a00ull, 0x38003f00ull, 0x4180ba00ull, 0x3800ull, 0x42003d00ull, 0x3c003a00ull, 0xc2004180ull, 0x3f00c080ull, 0x3800ba00ull, 0x3c00ull, 0xc1804180ull, 0x41003c00ull, 0x3e003400ull, 0xc100ull, 0xbf00c000ull, 0x3c004100ull, 0xb400ull, 0x40003d00ull, 0xb8004180ull, 0x4080bd00ull};
+static const unsigned mma25_b[] = {0x42000000ull, 0xc0004080ull, 0x40804000ull, 0x4080bf00ull, 0xc1000000ull, 0x41000000ull, 0x3400bf00ull, 0xbd000000ull, 0x4180bf00ull, 0xc100bc00ull, 0xc2000000ull, 0x42003a00ull, 0xc1804200ull, 0x3f003f00ull, 0xb400ba00ull, 0xb800bf00ull, 0x40004100ull, 0xbe00bf00ull, 0xc100bd00ull, 0xba003800ull, 0x3c000000ull, 0xbe003e00ull, 0x3e00bc00ull, 0x41803e00ull, 0xc1803a00ull, 0xba00b400ull, 0x4000c180ull, 0xc0800000ull, 0xba004100ull, 0x3e003a00ull, 0x4180c000ull, 0xbc004080ull, 0xb8004200ull, 0x4180c200ull, 0xbd00bc00ull, 0xc080c000ull, 0x4080ull, 0xb4004180ull, 0xc0804080ull, 0x3d003e00ull, 0xba00bf00ull, 0xc000be00ull, 0x3a003a00ull, 0x3f003d00ull, 0x3e004200ull, 0xbd004080ull, 0xc1803a00ull, 0xb400ull, 0xc0804200ull, 0xba000000ull, 0xc0003800ull, 0x38004180ull, 0xc100c200ull, 0xbc00c180ull, 0x41803e00ull, 0xbc004180ull, 0x4080b800ull, 0x3c00b400ull, 0x41804100ull, 0x3f00ull, 0x40004000ull, 0x41003a00ull, 0xbf004180ull, 0xc0804080ull};
+static const unsigned mma25_c[] = {0x3f000000ull, 0x40400000ull, 0xbf400000ull, 0xbf400000ull, 0x0ull, 0xc0300000ull, 0xc0300000ull, 0x3f000000ull, 0x3f400000ull, 0x3fe00000ull, 0x0ull, 0xbfc00000ull, 0xc0300000ull, 0x40300000ull, 0x0ull, 0x3f800000ull, 0xbfc00000ull, 0x40200000ull, 0x3fa00000ull, 0xc0400000ull, 0xc0200000ull, 0x0ull, 0x0ull, 0x0ull, 0x40000000ull, 0xc0200000ull, 0x3f000000ull, 0x40200000ull, 0xbf000000ull, 0xc0300000ull, 0xbe800000ull, 0xbfa00000ull, 0x3e800000ull, 0x40000000ull, 0xbf400000ull, 0x0ull, 0x3f000000ull, 0xbfa00000ull, 0x3fe00000ull, 0xc0300000ull, 0x0ull, 0x0ull, 0x40000000ull, 0xc0300000ull, 0x3f000000ull, 0xbfe00000ull, 0xbf400000ull, 0xbf800000ull, 0xc0300000ull, 0x40300000ull, 0x3fa00000ull, 0xbfa00000ull, 0x3fc00000ull, 0xbfe00000ull, 0x3fa00000ull, 0x40100000ull, 0x3fa00000ull, 0xbf400000ull, 0x40100000ull, 0xc0200000ull, 0xc0000000ull, 0xbfc00000ull, 0x3f400000ull, 0x3e800000ull, 0x40300000ull, 0x3fe00000ull, 0x3f000000ull, 0x3fc00000ull, 0x40400000ull, 0x40000000ull, 0xbfa00000ull, 0x40400000ull, 0x3f000000ull, 0x40400000ull, 0xbf000000ull, 0xc0200000ull, 0x3fa00000ull, 0x3fa00000ull, 0xbf400000ull, 0xbfa00000ull, 0x40100000ull, 0xbf000000ull, 0x0ull, 0xc0200000ull, 0x0ull, 0xbfa00000ull, 0xbf000000ull, 0x40200000ull, 0xbe800000ull, 0x3f000000ull, 0xc0200000ull, 0xc0300000ull, 0xc0100000ull, 0xc0400000ull, 0x0ull, 0xc0300000ull, 0xbfc00000ull, 0xbfa00000ull, 0xc0200000ull, 0xbfc00000ull, 0xbe800000ull, 0x3fa00000ull, 0x3fa00000ull, 0x40400000ull, 0x3fe00000ull, 0xc0100000ull, 0x40000000ull, 0xbfc00000ull, 0x3f400000ull, 0x3f400000ull, 0x3f000000ull, 0x3fc00000ull, 0xc0000000ull, 0xc0200000ull, 0x3f000000ull, 0x40400000ull, 0x3fc00000ull, 0x3f400000ull, 0x40100000ull, 0x0ull, 0xbfa00000ull, 0x40100000ull, 0x0ull, 0x40100000ull, 0x3fe00000ull, 0x3f400000ull, 0x40100000ull, 0x3f400000ull, 0x0ull, 0xc0300000ull, 0x40100000ull, 0x0ull, 0x3e800000ull, 0x3f400000ull, 0xbf000000ull, 0x40100000ull, 0x3e800000ull, 0xc0100000ull, 0xc0100000ull, 0x0ull, 0xbe800000ull, 0xbf800000ull, 0x0ull, 0x40200000ull, 0xbfc00000ull, 0xc0100000ull, 0x3fc00000ull, 0x3fe00000ull, 0x0ull, 0x3f400000ull, 0x3f800000ull, 0xc0200000ull, 0x40300000ull, 0x40100000ull, 0x40400000ull, 0x40200000ull, 0x0ull, 0x40100000ull, 0x3f000000ull, 0xbfe00000ull, 0x3f800000ull, 0x3fe00000ull, 0xbe800000ull, 0x3f400000ull, 0xbfc00000ull, 0x3fe00000ull, 0x0ull, 0xbf800000ull, 0xbfc00000ull, 0x40300000ull, 0xbfe00000ull, 0x40300000ull, 0xc0400000ull, 0x0ull, 0x0ull, 0x40100000ull, 0x0ull, 0x40300000ull, 0x40200000ull, 0x40000000ull, 0x3f800000ull, 0x3fc00000ull, 0x0ull, 0xbfa00000ull, 0xc0200000ull, 0xbfc00000ull, 0x3f800000ull, 0xbfc00000ull, 0x3f000000ull, 0x3fe00000ull, 0xbfc00000ull, 0x3fe00000ull, 0xbfc00000ull, 0x3fc00000ull, 0xbf800000ull, 0x40100000ull, 0x3f800000ull, 0x0ull, 0xbf800000ull, 0xc0000000ull, 0x3fe00000ull, 0xbe800000ull, 0xc0400000ull, 0xbf000000ull, 0xbf800000ull, 0x40400000ull, 0x3e800000ull, 0xbfa00000ull, 0x40000000ull, 0x0ull, 0xbf000000ull, 0x3f000000ull, 0x3f800000ull, 0x3f800000ull, 0x3fc00000ull, 0x3f400000ull, 0x3fe00000ull, 0xbfa00000ull, 0x3fc00000ull, 0x3fa00000ull, 0xbe800000ull, 0x40400000ull, 0x3e800000ull, 0xbe800000ull, 0xc0400000ull, 0x3fa00000ull, 0xc0100000ull, 0x3f400000ull, 0xc0000000ull, 0x3fa00000ull, 0x40200000ull, 0x0ull, 0x3f400000ull, 0x3f400000ull, 0x3f800000ull, 0xbfc00000ull, 0xbe800000ull, 0xbf000000ull, 0x3fc00000ull, 0x40100000ull, 0xbf800000ull, 0x40400000ull, 0xbf400000ull, 0xbf000000ull, 0x3f800000ull, 0x40400000ull, 0x3e800000ull, 0xbe800000ull, 0xbfe00000ull, 0x40300000ull, 0xbf800000ull, 0xbf000000ull, 0xc0400000ull, 0xbe800000ull, 0xbf000000ull, 0xc0000000ull};
+__global__ void mma25(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma26_a[] = {0xb8003d00ull, 0xbf00c000ull, 0x3f00bd00ull, 0xb4000000ull, 0xbd00c200ull, 0x3e004200ull, 0x40003d00ull, 0xb400c080ull, 0xc2000000ull, 0x3800bd00ull, 0x3d00ull, 0xc180ull, 0xc1803a00ull, 0x3a003400ull, 0x41803e00ull, 0x4100be00ull, 0x3f00b400ull, 0x4180c200ull, 0x34000000ull, 0xbc004100ull, 0xc0000000ull, 0x41803800ull, 0xb400bc00ull, 0x3a003f00ull, 0x3a004200ull, 0xbf003c00ull, 0x4000be00ull, 0xc0804180ull, 0xbc00c200ull, 0xc0804200ull, 0x3800ba00ull, 0x3c004200ull, 0x4200c180ull, 0x41004100ull, 0x3e00b400ull, 0xbd003400ull, 0x3a000000ull, 0x4200b800ull, 0xbe003e00ull, 0x3f004080ull, 0x3a003d00ull, 0x3f004080ull, 0x41004080ull, 0x3800c080ull, 0x4200ba00ull, 0xc100ull, 0xc180ba00ull, 0x42003d00ull, 0x4000bf00ull, 0x3c00be00ull, 0x3d003f00ull, 0x34003f00ull, 0x42000000ull, 0x3f004200ull, 0xbd00be00ull, 0xbe004080ull, 0xc000c100ull, 0xbc00ba00ull, 0x41804100ull, 0x41800000ull, 0x34004000ull, 0xba00ba00ull, 0xc100ba00ull, 0xb8003c00ull};
+static const unsigned mma26_b[] = {0xbd00c000ull, 0xc0004000ull, 0x4080bc00ull, 0x3d00ull, 0xbe003800ull, 0xb4003a00ull, 0xba00bf00ull, 0x3f004000ull, 0x3a00c100ull, 0xc180ull, 0xbf00ull, 0xbd00c100ull, 0xbd00c000ull, 0x3e00c000ull, 0x3c00bf00ull, 0x40803800ull, 0xc000c200ull, 0xbe00ull, 0x3f00c100ull, 0xc0003d00ull, 0x4100c200ull, 0xc100c180ull, 0x0ull, 0x3a00bf00ull, 0xb800bc00ull, 0xc2004080ull, 0x41003800ull, 0x3d004100ull, 0x3e003800ull, 0xb800ull, 0x4180c100ull, 0x4080be00ull, 0xbf00bf00ull, 0x3c00c200ull, 0xb400c100ull, 0x4100ba00ull, 0x4180bc00ull, 0xba00bf00ull, 0xc1800000ull, 0xc1803c00ull, 0xc0003c00ull, 0x3e00bd00ull, 0x3f00be00ull, 0xc180c000ull, 0xbf003f00ull, 0x3a004200ull, 0x3a00c180ull, 0x3e000000ull, 0x40800000ull, 0xba003f00ull, 0x40003f00ull, 0x4000ull, 0xc0804080ull, 0xc0803d00ull, 0x3d00ull, 0xc1000000ull, 0x3e00c200ull, 0xc1003a00ull, 0xc2003400ull, 0xc180ull, 0x40804180ull, 0x4200c000ull, 0xba004100ull, 0x41803e00ull};
+static const unsigned mma26_c[] = {0x3e00c000ull, 0x40003e00ull, 0x4100c000ull, 0x3f004180ull, 0x41003c00ull, 0xc2003400ull, 0xbf004080ull, 0x40004200ull, 0xb400ull, 0x38004000ull, 0xbc004000ull, 0x34003d00ull, 0xc0003d00ull, 0x3e00ull, 0x3d00c200ull, 0xc0804180ull, 0x38003d00ull, 0x3e00ull, 0xbd00ull, 0xba004100ull, 0x3f003f00ull, 0xbf00ull, 0xc0803e00ull, 0xb400b800ull, 0xc100be00ull, 0x3d00c000ull, 0x3800b400ull, 0xb4003800ull, 0xc0004180ull, 0xbf003e00ull, 0x3400c080ull, 0x38003400ull, 0xc2000000ull, 0x3a00bf00ull, 0xb400bf00ull, 0x3c00c080ull, 0xbf00ull, 0xb400be00ull, 0xc200c000ull, 0x3400be00ull, 0x3a004100ull, 0xb4003e00ull, 0xc0803400ull, 0x3d003d00ull, 0xba00c180ull, 0xbe00be00ull, 0x3800ull, 0xbf00ull, 0xb400ull, 0x3d00c200ull, 0x4080ull, 0x40803e00ull, 0x3a003a00ull, 0xbe004000ull, 0x3800b400ull, 0xbe003a00ull, 0xc0000000ull, 0xc1000000ull, 0xbe00c180ull, 0xb400c080ull, 0xc200c080ull, 0xb4003800ull, 0xc2004100ull, 0x4180bf00ull, 0x3e00ull, 0x3e003400ull, 0x38003800ull, 0xbf00be00ull, 0x40803f00ull, 0xb8004180ull, 0x4000b800ull, 0xbc000000ull, 0x4100ull, 0xbe004080ull, 0x4200bc00ull, 0x3c00c080ull, 0xba004200ull, 0x3f00ba00ull, 0xbd00c100ull, 0xb400ba00ull, 0xb400ull, 0x3d00b400ull, 0xbc000000ull, 0xb8004200ull, 0x3d00c080ull, 0xc180b400ull, 0x41004000ull, 0xba00bd00ull, 0xbf004000ull, 0x3e00c000ull, 0xc2003400ull, 0xc000b400ull, 0xc1003c00ull, 0x41003a00ull, 0x4080b800ull, 0x3e00ba00ull, 0x40804080ull, 0xbe00ull, 0xc0004000ull, 0x3c00b400ull, 0xc000c000ull, 0xc0803800ull, 0x3400c180ull, 0x3e00ull, 0x3d004200ull, 0x3c00c080ull, 0x0ull, 0x3800c180ull, 0xb8003e00ull, 0x3c003400ull, 0x3d00be00ull, 0xbe00c180ull, 0x0ull, 0x40803800ull, 0xbf00ba00ull, 0xc200bd00ull, 0xc200c180ull, 0xc080c080ull, 0xbd003800ull, 0xb400b400ull, 0x3c00bd00ull, 0x3a004100ull, 0x3f00b800ull, 0x40004080ull, 0xc100c100ull, 0x4100b400ull, 0x3e003400ull, 0x3d004200ull};
+__global__ void mma26(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma27_a[] = {0x3f00be00ull, 0xc000b800ull, 0xb800c100ull, 0x42003800ull, 0x3a00ull, 0x3c00bd00ull, 0xbf00ull, 0x3f003e00ull, 0x3400be00ull, 0x4080bd00ull, 0xb800ull, 0xb4003a00ull, 0x3f00b800ull, 0xbd004200ull, 0xbc00bf00ull, 0xb8004100ull, 0xc200c180ull, 0xb4004180ull, 0x3800c100ull, 0xc0003800ull, 0x34004200ull, 0x3c004000ull, 0x4200c200ull, 0x40003400ull, 0x40803400ull, 0x3d003400ull, 0x3c004080ull, 0xc1000000ull, 0xc200bd00ull, 0x41003a00ull, 0x3f00c200ull, 0xba003800ull, 0x3e003c00ull, 0x34003400ull, 0xc080c200ull, 0x3d00ull, 0xc200c000ull, 0x34004080ull, 0x3f00bc00ull, 0xba000000ull, 0xbc003d00ull, 0xbe003800ull, 0x3d00bd00ull, 0x3a004200ull, 0x4080c180ull, 0x40800000ull, 0x34004180ull, 0xc1004080ull, 0xb4003c00ull, 0xc0803c00ull, 0xbc00c000ull, 0x4200ull, 0x40003400ull, 0xbc003e00ull, 0x4080be00ull, 0xbe003800ull, 0x3800c080ull, 0x4080ull, 0x3a003e00ull, 0xc000b800ull, 0x3f004180ull, 0xc0003800ull, 0xc1804180ull, 0x41800000ull};
+static const unsigned mma27_b[] = {0xb4000000ull, 0x3800c000ull, 0xb4000000ull, 0xbe00c080ull, 0xc0000000ull, 0x34003800ull, 0xc1004100ull, 0xba00ba00ull, 0x3d00be00ull, 0xc1003e00ull, 0x3a004100ull, 0x41000000ull, 0xbe00bc00ull, 0xc180be00ull, 0xba004080ull, 0x4000c100ull, 0xb800ull, 0x3c00c180ull, 0xba00c080ull, 0x3d00c100ull, 0xc1803800ull, 0xbc00bc00ull, 0x3e003d00ull, 0xbe004000ull, 0xc000b400ull, 0xba003a00ull, 0x4080bd00ull, 0x0ull, 0x34003c00ull, 0x4200c080ull, 0xc000c100ull, 0x41800000ull, 0x42000000ull, 0x3f00c080ull, 0x3f00ull, 0x4180ull, 0x34000000ull, 0xbe003d00ull, 0xc180bd00ull, 0x3400bf00ull, 0xbd00c100ull, 0x4000c000ull, 0x34004180ull, 0x3e00b400ull, 0xc1003400ull, 0xc100ba00ull, 0xc1003c00ull, 0xbd003a00ull, 0x3c003400ull, 0x3c00ull, 0xb400c200ull, 0x3a00c000ull, 0x4100c100ull, 0x3e004100ull, 0x3c00c080ull, 0xba00be00ull, 0xc080bd00ull, 0xb800bd00ull, 0x3d00ull, 0x3400c180ull, 0x4000c200ull, 0x40003f00ull, 0xbe004080ull, 0xbc00c180ull};
+static const unsigned mma27_c[] = {0xba00be00ull, 0xb400c180ull, 0x3a004080ull, 0x38000000ull, 0xb4003c00ull, 0x41803e00ull, 0xba000000ull, 0x4080bf00ull, 0xba00c100ull, 0xc000be00ull, 0xc000c180ull, 0xb8004080ull, 0x38003f00ull, 0x3f00b400ull, 0xb4003e00ull, 0x3d000000ull, 0x4180b800ull, 0x4000c200ull, 0xbd00c180ull, 0x3a00bf00ull, 0xbd00ull, 0xc180ba00ull, 0xbd003800ull, 0x4180c100ull, 0x40003f00ull, 0xc200bf00ull, 0x4180c100ull, 0xbd00ull, 0xc080bd00ull, 0xbc00be00ull, 0xc100b400ull, 0x4000c180ull, 0x38004100ull, 0xc200c080ull, 0xbe003a00ull, 0x3f000000ull, 0xbe00c180ull, 0xbd00c100ull, 0x3e004180ull, 0xb800c180ull, 0x3d00bd00ull, 0xbf00c100ull, 0xc1800000ull, 0x41803f00ull, 0xba004200ull, 0xc180bc00ull, 0x34004200ull, 0xb800c080ull, 0x41000000ull, 0xbe000000ull, 0x3f00c100ull, 0xb4004080ull, 0x40003d00ull, 0x3c003800ull, 0x3f00c000ull, 0x3800c100ull, 0x38003a00ull, 0xc180c180ull, 0x3c00b800ull, 0x4180ba00ull, 0xc000c100ull, 0xc2003400ull, 0xba00ba00ull, 0x3c003f00ull, 0x34004180ull, 0xbf00c080ull, 0x4180ull, 0xc1003a00ull, 0xbc003e00ull, 0xbf00bd00ull, 0xb400bc00ull, 0xc180ull, 0x3c003f00ull, 0x42003f00ull, 0x34003a00ull, 0x3400c080ull, 0x40804200ull, 0xb8000000ull, 0x40004000ull, 0xbd00b800ull, 0x3c004200ull, 0xc2003f00ull, 0xba00c180ull, 0xb400c180ull, 0x4000be00ull, 0xbf004180ull, 0xb400be00ull, 0xc1803f00ull, 0xbc00c180ull, 0x41003e00ull, 0x3f004200ull, 0xbd003400ull, 0x3400c080ull, 0x3c00bc00ull, 0xb400bc00ull, 0xc180bd00ull, 0xc000bd00ull, 0x4080c080ull, 0x4180be00ull, 0x3400b800ull, 0xbe00b800ull, 0xbc00be00ull, 0x40803a00ull, 0x3a004000ull, 0x40803f00ull, 0x42003a00ull, 0xc1004100ull, 0xb4003e00ull, 0xba003f00ull, 0x3c003800ull, 0x40000000ull, 0x40804200ull, 0xc0003400ull, 0x41004180ull, 0x3a00ull, 0x4100c100ull, 0xbf00c200ull, 0xbf00bd00ull, 0xc0003800ull, 0x3f00ull, 0x34004100ull, 0xba00c080ull, 0xb8003800ull, 0x3400ull, 0xbe000000ull, 0x3f00b400ull, 0xbd00c100ull, 0x3a004080ull};
+__global__ void mma27(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma28_a[] = {0xbf003400ull, 0xbf00c000ull, 0xc1803c00ull, 0x4000c200ull, 0x3e00bc00ull, 0xc180bf00ull, 0x3a004080ull, 0xbd004080ull, 0xbc003f00ull, 0x3d00b800ull, 0xb800c000ull, 0xb8000000ull, 0xbd00c100ull, 0xc0004200ull, 0xc0803400ull, 0xc200ull, 0x4100ba00ull, 0x3800b800ull, 0x3400bd00ull, 0x40004080ull, 0xc180ull, 0x3f000000ull, 0xbe00bd00ull, 0xc1804100ull, 0x4000bf00ull, 0xb800ull, 0x3f003c00ull, 0xbd00be00ull, 0x4100be00ull, 0xc1004000ull, 0xc100bf00ull, 0xb8004100ull, 0x4080b800ull, 0xc0003f00ull, 0x40000000ull, 0x40800000ull, 0xbf00bd00ull, 0x3f000000ull, 0xbd00c180ull, 0xc100b800ull, 0xc180bf00ull, 0xbf00bc00ull, 0x3f003a00ull, 0x3800bf00ull, 0xc0000000ull, 0x3f00c200ull, 0x4200ull, 0xba00b400ull, 0xbf004000ull, 0xbe004080ull, 0x3d00bc00ull, 0xbd003800ull, 0x3a000000ull, 0x34003e00ull, 0xbf000000ull, 0x40800000ull, 0x4000bf00ull, 0xc000ull, 0x34003f00ull, 0x4080bf00ull, 0x3d003e00ull, 0x4100bc00ull, 0x40803f00ull, 0x3e00b800ull};
+static const unsigned mma28_b[] = {0x3e00bf00ull, 0xc0004000ull, 0x4200c200ull, 0xc000c180ull, 0x3a00bc00ull, 0x38003a00ull, 0x42004200ull, 0x3400c000ull, 0x41803800ull, 0xbc003800ull, 0x41803e00ull, 0xba00be00ull, 0xc080bd00ull, 0x4200bd00ull, 0xc180b400ull, 0xbf003d00ull, 0xbf004100ull, 0xc0804100ull, 0x4000c100ull, 0xba000000ull, 0xc080ull, 0x3800ull, 0x3c003a00ull, 0xc180c200ull, 0xc1803d00ull, 0x40004000ull, 0x38004080ull, 0xbd004180ull, 0xc0804080ull, 0xc1003d00ull, 0x40004200ull, 0x3c00b800ull, 0x34003f00ull, 0x3d003a00ull, 0x4180ull, 0xc2004200ull, 0x4000bd00ull, 0xc1003e00ull, 0x3800c100ull, 0xc080ba00ull, 0xbd00ull, 0x40803400ull, 0x3a003f00ull, 0xbd00c100ull, 0xbf00ull, 0x40003a00ull, 0x3400c080ull, 0x3e00be00ull, 0x4200c100ull, 0xc180b800ull, 0x3e004000ull, 0xc1004200ull, 0xbd00be00ull, 0x3c003800ull, 0x3a004200ull, 0x3f004100ull, 0xc000c000ull, 0x4180bc00ull, 0x3d004180ull, 0xc2004080ull, 0x4200ull, 0x34004000ull, 0xc180c000ull, 0xbd00c000ull};
+static const unsigned mma28_c[] = {0x0ull, 0x3fe00000ull, 0xc0300000ull, 0xc0000000ull, 0x3fe00000ull, 0xbf400000ull, 0x3fa00000ull, 0x3fa00000ull, 0x40100000ull, 0x40300000ull, 0x3f800000ull, 0x0ull, 0xc0300000ull, 0xbfe00000ull, 0x0ull, 0xc0200000ull, 0xbfe00000ull, 0x40100000ull, 0x40000000ull, 0x3fe00000ull, 0x0ull, 0xbe800000ull, 0x3e800000ull, 0x40200000ull, 0xbf800000ull, 0x40400000ull, 0xbfc00000ull, 0x40400000ull, 0xc0100000ull, 0xc0100000ull, 0xc0300000ull, 0xbfe00000ull, 0x40200000ull, 0x3fe00000ull, 0xbe800000ull, 0x40100000ull, 0x3e800000ull, 0xc0200000ull, 0xc0000000ull, 0x3f800000ull, 0xc0100000ull, 0xc0400000ull, 0x40400000ull, 0xbf400000ull, 0xc0400000ull, 0xbf800000ull, 0x40300000ull, 0x3e800000ull, 0x3fe00000ull, 0xc0000000ull, 0xbfc00000ull, 0xbfa00000ull, 0x3f400000ull, 0xbfc00000ull, 0x0ull, 0x3f400000ull, 0xc0400000ull, 0xc0000000ull, 0xc0300000ull, 0xbfc00000ull, 0xbfe00000ull, 0xc0200000ull, 0x3fc00000ull, 0x3f800000ull, 0xbf800000ull, 0x40400000ull, 0xbfe00000ull, 0x3fc00000ull, 0xbf400000ull, 0x40000000ull, 0x40100000ull, 0xc0200000ull, 0xbfe00000ull, 0x40300000ull, 0xbf400000ull, 0x40000000ull, 0xc0100000ull, 0x40400000ull, 0xbfa00000ull, 0xbf400000ull, 0x0ull, 0xbf800000ull, 0x3e800000ull, 0x3fc00000ull, 0x0ull, 0x3fc00000ull, 0xc0100000ull, 0x40400000ull, 0xbe800000ull, 0x3fc00000ull, 0xc0300000ull, 0xbf800000ull, 0xbf800000ull, 0x3fc00000ull, 0x40400000ull, 0x40400000ull, 0x40300000ull, 0xbf800000ull, 0xbf800000ull, 0x3f400000ull, 0x3f800000ull, 0x0ull, 0x3fa00000ull, 0xbf800000ull, 0xc0400000ull, 0xc0300000ull, 0xbfa00000ull, 0xc0000000ull, 0x0ull, 0x40200000ull, 0x3e800000ull, 0xbe800000ull, 0xc0300000ull, 0x40400000ull, 0x0ull, 0xbfe00000ull, 0xbf800000ull, 0x40200000ull, 0xbfe00000ull, 0x3f400000ull, 0xbf800000ull, 0xbfc00000ull, 0xbe800000ull, 0xbf000000ull, 0x3f400000ull, 0x3f400000ull, 0xc0300000ull, 0x40400000ull, 0x40000000ull, 0x3fa00000ull, 0xc0200000ull, 0xc0200000ull, 0xbe800000ull, 0x0ull, 0x40000000ull, 0x40300000ull, 0x40100000ull, 0xc0300000ull, 0x40200000ull, 0xc0100000ull, 0xbfe00000ull, 0x3e800000ull, 0x3f800000ull, 0x40000000ull, 0xc0000000ull, 0xbf400000ull, 0x3fc00000ull, 0x3f800000ull, 0x3fa00000ull, 0x3e800000ull, 0xbf800000ull, 0x3f400000ull, 0x3e800000ull, 0x3e800000ull, 0x40000000ull, 0xbf000000ull, 0x40400000ull, 0x40400000ull, 0xbfe00000ull, 0xbfc00000ull, 0xbe800000ull, 0x40100000ull, 0xbf800000ull, 0x3e800000ull, 0xc0300000ull, 0xbf000000ull, 0x3e800000ull, 0x40000000ull, 0x3f400000ull, 0x3fe00000ull, 0xc0100000ull, 0x40000000ull, 0xc0300000ull, 0xbf400000ull, 0xc0200000ull, 0x3e800000ull, 0xbfa00000ull, 0x3f400000ull, 0x3f800000ull, 0xbfe00000ull, 0x40400000ull, 0xbf800000ull, 0x0ull, 0x0ull, 0x3e800000ull, 0x0ull, 0xbfa00000ull, 0xc0000000ull, 0x40200000ull, 0x0ull, 0x0ull, 0xbf400000ull, 0xbfc00000ull, 0x40100000ull, 0xbfe00000ull, 0x3f800000ull, 0x3fe00000ull, 0x40000000ull, 0xc0200000ull, 0x3f400000ull, 0x3f000000ull, 0x40300000ull, 0xc0100000ull, 0xbfe00000ull, 0xbfa00000ull, 0xc0200000ull, 0x40400000ull, 0x3f800000ull, 0x40100000ull, 0x3e800000ull, 0x3f400000ull, 0xc0000000ull, 0x40200000ull, 0x40300000ull, 0x3f800000ull, 0x3f800000ull, 0x40400000ull, 0xc0200000ull, 0x3f000000ull, 0xc0000000ull, 0xbf000000ull, 0xbf400000ull, 0xbfc00000ull, 0xbfc00000ull, 0xbfa00000ull, 0x3f800000ull, 0xc0200000ull, 0x3fa00000ull, 0x40100000ull, 0x0ull, 0xbf400000ull, 0xbf800000ull, 0xbfe00000ull, 0x40200000ull, 0xbfe00000ull, 0x3fe00000ull, 0xbfe00000ull, 0xc0000000ull, 0x40300000ull, 0x40000000ull, 0x3fe00000ull, 0x3fc00000ull, 0x40400000ull, 0xbfc00000ull, 0xbf000000ull, 0xc0200000ull, 0xc0400000ull, 0x0ull, 0x3f400000ull, 0xc0000000ull, 0xbe800000ull, 0x40100000ull, 0x3fa00000ull, 0xbfe00000ull, 0x0ull, 0xbf400000ull};
+__global__ void mma28(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma29_a[] = {0x3f003c00ull, 0x4080c180ull, 0xb4000000ull, 0xc0004080ull, 0x4100c200ull, 0xc2003d00ull, 0x4080bf00ull, 0xbc00b800ull, 0x40803800ull, 0xb8003400ull, 0xc100c080ull, 0x40000000ull, 0x3a00b400ull, 0xc1004180ull, 0x3e00ull, 0xbf004080ull, 0x3800c180ull, 0xbd00c180ull, 0xbf00bf00ull, 0x3f00be00ull, 0xc180be00ull, 0x3e003e00ull, 0x3400be00ull, 0xbf000000ull, 0x3e00bf00ull, 0x38003a00ull, 0x4180be00ull, 0x3e00c000ull, 0xc0800000ull, 0x3e00ull, 0xc1004080ull, 0x3e00b800ull, 0x4100bd00ull, 0xba00bc00ull, 0xc200be00ull, 0x4100ull, 0x34003800ull, 0x42003400ull, 0x4080be00ull, 0xb4003400ull, 0xbe004100ull, 0xb4000000ull, 0xb800b400ull, 0x40800000ull, 0x3a00ull, 0xb4000000ull, 0xba003800ull, 0xc100bd00ull, 0xba000000ull, 0xbc00c000ull, 0x3f00c200ull, 0xbc00ba00ull, 0x41803a00ull, 0x41003f00ull, 0xbe00c200ull, 0x3d00c180ull, 0xb800bf00ull, 0xbc003400ull, 0xc000c000ull, 0x4080ull, 0xbc003f00ull, 0x4000b400ull, 0xc000bf00ull, 0x4000c180ull};
+static const unsigned mma29_b[] = {0xbe000000ull, 0xb8003800ull, 0xbf00b400ull, 0xb400c100ull, 0xba000000ull, 0xba00b800ull, 0x3e003e00ull, 0xc000c000ull, 0x4100bf00ull, 0x40803800ull, 0xc100be00ull, 0x3d004200ull, 0xbc003800ull, 0x3e004100ull, 0x3e00ba00ull, 0x41803f00ull, 0x3400c080ull, 0x3d00c080ull, 0xbc00ull, 0xba003a00ull, 0x41003800ull, 0xbf000000ull, 0x3800bf00ull, 0x3d00b400ull, 0xbc003e00ull, 0xbe00ull, 0xb4000000ull, 0xbf004000ull, 0xb800bd00ull, 0xbd00b400ull, 0xb800ba00ull, 0x3c003e00ull, 0xc100bd00ull, 0x3d003400ull, 0xb8003400ull, 0x3800ull, 0xc2004000ull, 0x3e003a00ull, 0xb8003400ull, 0xbd00bf00ull, 0xbc00b400ull, 0xc000c200ull, 0xb8003800ull, 0x0ull, 0x40003800ull, 0xbc00bd00ull, 0xbf004100ull, 0x3a000000ull, 0x3f004080ull, 0xb4004000ull, 0x41003c00ull, 0xbc00c180ull, 0xbc00ull, 0xc000bc00ull, 0xbe00c000ull, 0x3d004000ull, 0x3c00bf00ull, 0x3c00ull, 0xb4004100ull, 0xc180ull, 0x3d00bc00ull, 0xb800bd00ull, 0x4000ull, 0xbd003e00ull};
+static const unsigned mma29_c[] = {0xbe004180ull, 0xc0803800ull, 0x34004000ull, 0x41804000ull, 0x3a004100ull, 0xbc004000ull, 0xb4003a00ull, 0x3a000000ull, 0xb400bf00ull, 0xba00bc00ull, 0xba004200ull, 0xc200bf00ull, 0x3400ull, 0xc0003f00ull, 0x3800c200ull, 0x3400ba00ull, 0x4200ull, 0x4180be00ull, 0xba00b800ull, 0x34003c00ull, 0xc2004080ull, 0xb4003800ull, 0xb400c080ull, 0xb8003e00ull, 0xb4003e00ull, 0x34003a00ull, 0x4000bc00ull, 0xbd00c200ull, 0xbf00c180ull, 0xb800c080ull, 0x4200bc00ull, 0xb8003e00ull, 0xbd00bd00ull, 0x42003800ull, 0x3400bd00ull, 0xbd00b800ull, 0xc0004000ull, 0x4180ull, 0x3c000000ull, 0x4000bf00ull, 0x3400ba00ull, 0x34004000ull, 0x3d00b400ull, 0xc000b400ull, 0x4080c200ull, 0x3c00c080ull, 0xc000c200ull, 0x3d00bc00ull, 0xbf00b400ull, 0x41803d00ull, 0x4100c200ull, 0xb8000000ull, 0xc000b400ull, 0x4080bd00ull, 0x4000ba00ull, 0x42003a00ull, 0xba00be00ull, 0x3d003a00ull, 0x3400c180ull, 0xc1003c00ull, 0xba00be00ull, 0x3a003c00ull, 0xbc003800ull, 0xb400c080ull, 0xbe00be00ull, 0xc000b400ull, 0x3d004200ull, 0xbf003800ull, 0xc180c200ull, 0xc0004000ull, 0x3800bd00ull, 0x34000000ull, 0x40800000ull, 0x4000b400ull, 0x41004080ull, 0xc180be00ull, 0x41800000ull, 0xbe00c180ull, 0xba003800ull, 0x3d00ull, 0x4180c180ull, 0x3a003400ull, 0x3d00ba00ull, 0x34003c00ull, 0x3f00c100ull, 0x3c00ba00ull, 0xbe003f00ull, 0x3c000000ull, 0xc1004180ull, 0x4200b400ull, 0xb8000000ull, 0x4000c100ull, 0x4100bf00ull, 0xb4003d00ull, 0xc0804200ull, 0x40803d00ull, 0x38003a00ull, 0x38004180ull, 0xb4003400ull, 0xc1004100ull, 0x3e00c080ull, 0xc0003d00ull, 0x40004200ull, 0xbf00c100ull, 0xbd00be00ull, 0x3e00b400ull, 0xbe00bf00ull, 0xbc004100ull, 0xc1003d00ull, 0xbf004000ull, 0x3c003800ull, 0x38003800ull, 0x3d00c200ull, 0x3c00c100ull, 0xc080b400ull, 0x4080b800ull, 0xb8004080ull, 0xbe003c00ull, 0x4200be00ull, 0xbf00b400ull, 0xc0004100ull, 0xc200ull, 0x4200c200ull, 0xba000000ull, 0xc200b400ull, 0x4080c080ull, 0xbd00b800ull, 0x3d003c00ull};
+__global__ void mma29(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma30_a[] = {0xba00bc00ull, 0xc180c180ull, 0x40803d00ull, 0x3e00ull, 0xc1004000ull, 0xbe00c180ull, 0x41003400ull, 0x3d003f00ull, 0x40004000ull, 0xb8004000ull, 0xc0003400ull, 0x3d003400ull, 0xbc00bf00ull, 0xc180ull, 0xba00bd00ull, 0x38003c00ull, 0x40804100ull, 0xc1003d00ull, 0x4180bc00ull, 0x3c00b400ull, 0x41000000ull, 0x3a004200ull, 0x3c003c00ull, 0xc0804180ull, 0xc200ull, 0x3f003e00ull, 0xc180ba00ull, 0xbe00c180ull, 0x3e00ba00ull, 0xb8003c00ull, 0x40803c00ull, 0xc0804080ull, 0x4100ull, 0xba00c000ull, 0x4080c200ull, 0x4200c180ull, 0xbd00c100ull, 0x3400bc00ull, 0x3c004180ull, 0xc180c000ull, 0xbc00be00ull, 0x42000000ull, 0x41004180ull, 0xbe000000ull, 0x4100c180ull, 0xbe000000ull, 0xc180be00ull, 0xb800bf00ull, 0x3a00ull, 0xbc00c080ull, 0x3e00b400ull, 0xba00be00ull, 0xbe00c180ull, 0xb8004100ull, 0xc0804000ull, 0x3c00c000ull, 0xc080ull, 0x4000c000ull, 0xba003f00ull, 0xbc00c000ull, 0x4100be00ull, 0x34003c00ull, 0x4200c200ull, 0x3f000000ull};
+static const unsigned mma30_b[] = {0xbf00c080ull, 0x42004000ull, 0x41804200ull, 0x4180ull, 0x41004180ull, 0xbe003e00ull, 0xbd00c000ull, 0x38003800ull, 0xc000b400ull, 0x3f003a00ull, 0xc2003c00ull, 0xc100ull, 0xbc00b400ull, 0xc000b800ull, 0xb400c000ull, 0xc100b400ull, 0x4000bf00ull, 0x34004200ull, 0x3a00bc00ull, 0xbf004180ull, 0x41003a00ull, 0x3a003f00ull, 0x34003f00ull, 0x3800c180ull, 0x4100ull, 0xbc003a00ull, 0xbd00b400ull, 0x4100be00ull, 0xc2004180ull, 0x3d00b800ull, 0xc0003f00ull, 0xb4004000ull, 0xb400c000ull, 0xb8004180ull, 0xba004080ull, 0x38004100ull, 0xc080c200ull, 0x3a003c00ull, 0x3d00ba00ull, 0xc000bd00ull, 0xc2003f00ull, 0x3c00c080ull, 0xc1803e00ull, 0xc0004200ull, 0x3e00ull, 0xbe00b400ull, 0xbf003400ull, 0xbc003c00ull, 0xc080b400ull, 0xba003d00ull, 0xc0800000ull, 0x40803800ull, 0x3c00bd00ull, 0xbe003800ull, 0x42003c00ull, 0x3d003800ull, 0x3f00c200ull, 0x3d003d00ull, 0x3e003800ull, 0x3e004080ull, 0x40004000ull, 0x3800c080ull, 0x3d004080ull, 0xc200ba00ull};
+static const unsigned mma30_c[] = {0x4100c080ull, 0x41804100ull, 0xba00bd00ull, 0x41004180ull, 0x3800bd00ull, 0x34004000ull, 0x34003a00ull, 0xc2003a00ull, 0xbc000000ull, 0xc2000000ull, 0xbf003e00ull, 0x4000ba00ull, 0x41000000ull, 0xbe00b400ull, 0xc000c000ull, 0xba00ull, 0xbf00bf00ull, 0xbe004000ull, 0x3a004200ull, 0x4000bc00ull, 0x3d00c100ull, 0x40800000ull, 0xb4004080ull, 0xc2000000ull, 0x4080c200ull, 0xc0803e00ull, 0xc0004200ull, 0x38003800ull, 0xc200c100ull, 0x40804000ull, 0x4080b400ull, 0x3f00bc00ull, 0xba00bc00ull, 0xc1004200ull, 0x4000bd00ull, 0xbd00bf00ull, 0xb400ull, 0x41804200ull, 0x42003f00ull, 0x3800c100ull, 0xba004200ull, 0xbf00b800ull, 0xc080bc00ull, 0xb8003c00ull, 0xc080bc00ull, 0xc1803d00ull, 0x41000000ull, 0x3a004180ull, 0x3d003a00ull, 0x40004180ull, 0x40803d00ull, 0x3a003800ull, 0xbe004000ull, 0x3400c200ull, 0xc100ull, 0xc200c200ull, 0xc000c200ull, 0xba003c00ull, 0x3e004100ull, 0x4080bf00ull, 0xc0003e00ull, 0xc000be00ull, 0x41004080ull, 0x4200b800ull, 0xbe00bd00ull, 0xc0004000ull, 0x4180ull, 0x3e00b400ull, 0x3f00b800ull, 0xbd00bc00ull, 0x4180c100ull, 0xc180bf00ull, 0x42004080ull, 0x3400ba00ull, 0xc2003e00ull, 0x3c004180ull, 0xc2003a00ull, 0x3e00ull, 0xba004180ull, 0x3d00bf00ull, 0xbc003e00ull, 0xc000b800ull, 0xc2003c00ull, 0x42000000ull, 0xc180bc00ull, 0xc180bc00ull, 0x41003c00ull, 0x3d00ull, 0xc1000000ull, 0xc1804200ull, 0xbc003f00ull, 0x42000000ull, 0xc2000000ull, 0x4100ba00ull, 0xc1000000ull, 0x4080ba00ull, 0xbe004000ull, 0xc100bc00ull, 0x34004000ull, 0xc2004200ull, 0xc180ull, 0x34004100ull, 0xc180ba00ull, 0x4200c080ull, 0x3d004080ull, 0xbd00ba00ull, 0x3c00c080ull, 0x3a003f00ull, 0xc0004180ull, 0xbf00ull, 0xb4003f00ull, 0xbd003e00ull, 0xc080ull, 0x4200ba00ull, 0xc2004180ull, 0xb4003a00ull, 0xbe00bc00ull, 0xbf004180ull, 0x4080b400ull, 0x3a00c000ull, 0xbc003c00ull, 0xbd00c180ull, 0x4200c200ull, 0xbd004180ull, 0xbc004180ull, 0x42003f00ull, 0xbf00b800ull, 0xbe00c200ull};
+__global__ void mma30(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma31_a[] = {0x4200bc00ull, 0xc2000000ull, 0xbe00ull, 0xb8000000ull, 0xc0803a00ull, 0xbc004100ull, 0x3a00b800ull, 0xbd004000ull, 0x3a000000ull, 0xc080bf00ull, 0xc200c000ull, 0x4100ba00ull, 0xc1003c00ull, 0xc1804000ull, 0xbd004200ull, 0x3400c080ull, 0xc000bc00ull, 0xbf000000ull, 0x4080c100ull, 0xc000bc00ull, 0x3800bc00ull, 0x38004080ull, 0x42003d00ull, 0x3f00c000ull, 0x3e000000ull, 0x4180bd00ull, 0x3400bc00ull, 0xb800c080ull, 0xb8004080ull, 0x4080ull, 0x34000000ull, 0x3800ull, 0xc100bc00ull, 0x3a00c080ull, 0xba00be00ull, 0x3800c080ull, 0xc000ull, 0xc080ba00ull, 0xc0003e00ull, 0xbc00bf00ull, 0xc0803e00ull, 0xc100bd00ull, 0x4100c000ull, 0x3800be00ull, 0x3f000000ull, 0xc080be00ull, 0x3400ba00ull, 0x42000000ull, 0xbd004200ull, 0xbe00c000ull, 0x41803a00ull, 0x38003e00ull, 0x3f00bd00ull, 0xbc00bf00ull, 0x3e00be00ull, 0xba00c080ull, 0x3c00be00ull, 0xc0004000ull, 0x4100c180ull, 0xbd00c200ull, 0xc080ull, 0xbf00c180ull, 0x3e003800ull, 0xbf004080ull};
+static const unsigned mma31_b[] = {0xc180ba00ull, 0x3d00c080ull, 0xb800ba00ull, 0xbf000000ull, 0x42003800ull, 0xbe004080ull, 0xc000bd00ull, 0xbf00ba00ull, 0xc2003f00ull, 0x38003f00ull, 0xbc003d00ull, 0xc0804080ull, 0xc1800000ull, 0xbe004200ull, 0x3d00ull, 0xbc00bc00ull, 0xc1803c00ull, 0xc1803400ull, 0x4000ba00ull, 0x4180ba00ull, 0xc2000000ull, 0x4000b400ull, 0x3e00bf00ull, 0x40003e00ull, 0x41003f00ull, 0x4080bc00ull, 0x38000000ull, 0xbc00be00ull, 0x4000bc00ull, 0xbf00c000ull, 0x34003f00ull, 0x4100bc00ull, 0xb8004100ull, 0x3c004080ull, 0xb800ba00ull, 0xc2004080ull, 0x41800000ull, 0x34003a00ull, 0x3400bc00ull, 0x42003f00ull, 0xb4003c00ull, 0xbc003800ull, 0x40004100ull, 0xc0804080ull, 0xc180c180ull, 0x40003400ull, 0xbc00ull, 0x4080b400ull, 0xc1003c00ull, 0x3800ull, 0xc1803a00ull, 0xb8003e00ull, 0xbf00c180ull, 0x3f004180ull, 0xc000bd00ull, 0x40004080ull, 0x4100ull, 0x34003800ull, 0xc1803c00ull, 0x3c00b800ull, 0xbe003f00ull, 0xc0004100ull, 0x3d003d00ull, 0xc080bc00ull};
+static const unsigned mma31_c[] = {0xbf800000ull, 0xbfc00000ull, 0xc0000000ull, 0x3fa00000ull, 0x3e800000ull, 0x40400000ull, 0x3fa00000ull, 0xc0100000ull, 0xc0400000ull, 0x0ull, 0xbfc00000ull, 0xbf400000ull, 0xc0300000ull, 0x0ull, 0x3e800000ull, 0x0ull, 0xbfe00000ull, 0xbf000000ull, 0x0ull, 0xc0300000ull, 0xbfa00000ull, 0x40100000ull, 0xbfc00000ull, 0x40000000ull, 0xbf400000ull, 0xbfe00000ull, 0xbfe00000ull, 0x40100000ull, 0xc0000000ull, 0xbf000000ull, 0x3f800000ull, 0x0ull, 0x3f800000ull, 0xbf000000ull, 0x0ull, 0xc0400000ull, 0x3f400000ull, 0x3e800000ull, 0x40200000ull, 0x3f400000ull, 0x0ull, 0xbf800000ull, 0xc0100000ull, 0x3f000000ull, 0x3fc00000ull, 0xc0300000ull, 0x3e800000ull, 0xc0000000ull, 0x40000000ull, 0x3fa00000ull, 0x3f000000ull, 0x3fc00000ull, 0xbfe00000ull, 0xbf400000ull, 0xbf800000ull, 0x3f800000ull, 0xc0100000ull, 0x0ull, 0x3e800000ull, 0xc0200000ull, 0x3fa00000ull, 0xc0400000ull, 0xbf800000ull, 0x40100000ull, 0xc0300000ull, 0x40300000ull, 0x3fc00000ull, 0xbf400000ull, 0x3f800000ull, 0x40300000ull, 0x0ull, 0x3f000000ull, 0xbf000000ull, 0x3fa00000ull, 0x40400000ull, 0xbe800000ull, 0xbfe00000ull, 0xbfa00000ull, 0xbf400000ull, 0xbf800000ull, 0x3e800000ull, 0x3e800000ull, 0xbf000000ull, 0x40000000ull, 0x40100000ull, 0xc0200000ull, 0x3e800000ull, 0xbf800000ull, 0xbf400000ull, 0xbf400000ull, 0x40200000ull, 0xbf000000ull, 0xc0400000ull, 0xbf400000ull, 0xbf800000ull, 0x0ull, 0x3fa00000ull, 0x0ull, 0x3fe00000ull, 0xbfc00000ull, 0xbf800000ull, 0xbf800000ull, 0xbfe00000ull, 0x40400000ull, 0x3e800000ull, 0xc0400000ull, 0x3e800000ull, 0x40100000ull, 0x3fe00000ull, 0x40000000ull, 0xbfc00000ull, 0xbe800000ull, 0xc0200000ull, 0xbf800000ull, 0xbfa00000ull, 0xc0200000ull, 0xc0200000ull, 0x0ull, 0x40100000ull, 0x40100000ull, 0xbf400000ull, 0xbfe00000ull, 0x3fe00000ull, 0xc0200000ull, 0x3fe00000ull, 0xbe800000ull, 0xbf000000ull, 0x3f400000ull, 0x3fe00000ull, 0x40100000ull, 0x3f000000ull, 0x40200000ull, 0xc0400000ull, 0x3f800000ull, 0x3fa00000ull, 0x0ull, 0xbf000000ull, 0x40200000ull, 0x40100000ull, 0x40300000ull, 0x40300000ull, 0xbe800000ull, 0x3fa00000ull, 0xbf800000ull, 0xbf000000ull, 0x3fa00000ull, 0x40000000ull, 0xbf000000ull, 0xbf000000ull, 0xbf400000ull, 0x0ull, 0xbfa00000ull, 0xbf800000ull, 0x3f000000ull, 0xbfa00000ull, 0xbfc00000ull, 0x40000000ull, 0x3fc00000ull, 0xbfe00000ull, 0x3f000000ull, 0xbf400000ull, 0x3f400000ull, 0xc0000000ull, 0x40400000ull, 0x0ull, 0xbfe00000ull, 0xbfa00000ull, 0x40000000ull, 0x40000000ull, 0xc0000000ull, 0x0ull, 0x40400000ull, 0xbfe00000ull, 0xbf800000ull, 0x0ull, 0xc0200000ull, 0xc0100000ull, 0xc0100000ull, 0x40400000ull, 0xbfc00000ull, 0xbf400000ull, 0x3e800000ull, 0x3e800000ull, 0xbfe00000ull, 0x3f000000ull, 0xbf000000ull, 0x3e800000ull, 0xc0200000ull, 0xbfa00000ull, 0xc0200000ull, 0x3e800000ull, 0xbfc00000ull, 0xbfa00000ull, 0xc0000000ull, 0xc0200000ull, 0xbe800000ull, 0x40100000ull, 0xc0200000ull, 0xc0000000ull, 0xbfe00000ull, 0x40400000ull, 0xc0000000ull, 0x40200000ull, 0x0ull, 0x40000000ull, 0xbf400000ull, 0xbfc00000ull, 0x40100000ull, 0x0ull, 0xc0000000ull, 0xbfa00000ull, 0xc0000000ull, 0x0ull, 0xbfa00000ull, 0x3f800000ull, 0x3f800000ull, 0x3f800000ull, 0x0ull, 0xc0400000ull, 0x40100000ull, 0x3fc00000ull, 0x40200000ull, 0x40200000ull, 0x40300000ull, 0x3fe00000ull, 0x40300000ull, 0xbe800000ull, 0x3f800000ull, 0x3fe00000ull, 0x40300000ull, 0x40100000ull, 0x0ull, 0x3fa00000ull, 0x3f000000ull, 0xbf800000ull, 0xbe800000ull, 0xbfa00000ull, 0x3fa00000ull, 0xc0100000ull, 0x3e800000ull, 0x40300000ull, 0x3fe00000ull, 0x3fc00000ull, 0x0ull, 0xbfe00000ull, 0x3f800000ull, 0xc0000000ull, 0xbfe00000ull, 0x3fc00000ull, 0x3fe00000ull, 0xc0300000ull, 0xc0300000ull, 0xbfa00000ull, 0x3f000000ull, 0x3f000000ull, 0xbe800000ull};
+__global__ void mma31(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma32_a[] = {0x3e00c000ull, 0xbf00ull, 0x41803d00ull, 0xc1000000ull, 0x40803800ull, 0x42000000ull, 0xbc000000ull, 0x3a004200ull, 0xbd003400ull, 0x40004080ull, 0xc0800000ull, 0x3c00bc00ull, 0x3f003d00ull, 0xbd003a00ull, 0xbe00be00ull, 0x4000c180ull, 0x3f004000ull, 0xbe000000ull, 0xc200c000ull, 0xbe003f00ull, 0x3400b800ull, 0xba00ull, 0xc180b800ull, 0x41804200ull, 0xc0804180ull, 0xc1804100ull, 0x3a003800ull, 0x4100ull, 0xb400c180ull, 0x4200c180ull, 0x3c004180ull, 0xc100be00ull, 0xba00bc00ull, 0xbc00bc00ull, 0xb400ba00ull, 0x3d00bf00ull, 0xc080c000ull, 0x41004180ull, 0x3400b400ull, 0xc180bd00ull, 0xb800bd00ull, 0xc180c180ull, 0x3e00ba00ull, 0xbf00be00ull, 0xc200be00ull, 0xbf00b400ull, 0x3a004200ull, 0x34004080ull, 0x3400c100ull, 0xc200c200ull, 0xc1004180ull, 0x3a00c200ull, 0x4000c200ull, 0x38004180ull, 0xba003d00ull, 0xba000000ull, 0xc000b800ull, 0xc0003e00ull, 0xbd00c000ull, 0x3a003c00ull, 0xc100bc00ull, 0x3c003a00ull, 0xbd00c180ull, 0xc1004000ull};
+static const unsigned mma32_b[] = {0x3400b400ull, 0xb8003800ull, 0x40003d00ull, 0x3400b800ull, 0xbf000000ull, 0x3f00bc00ull, 0x4100c080ull, 0x41804180ull, 0xc0004180ull, 0x34003f00ull, 0x4000c000ull, 0xb4000000ull, 0x38004000ull, 0x34000000ull, 0xc0803c00ull, 0xbc00c080ull, 0x3800be00ull, 0x3c000000ull, 0x3f004100ull, 0x3a003800ull, 0xba00bf00ull, 0x3e004200ull, 0x3e00b800ull, 0xc2003d00ull, 0xc080c080ull, 0xc180be00ull, 0x38003c00ull, 0x3f00be00ull, 0x3c00ull, 0x3f003f00ull, 0x41804200ull, 0x41804080ull, 0x41004180ull, 0xc1804080ull, 0x3400b800ull, 0x3c00be00ull, 0xc000c000ull, 0xb4003d00ull, 0x34003c00ull, 0x34003a00ull, 0xc0003e00ull, 0x3a003c00ull, 0xbf004000ull, 0xc100ull, 0xc1804100ull, 0xb400c100ull, 0xc2003f00ull, 0x42003f00ull, 0x40003400ull, 0x40004100ull, 0x3c003c00ull, 0xc1004100ull, 0x38003800ull, 0xc000b400ull, 0x4100bd00ull, 0xc080b800ull, 0x3f003a00ull, 0xbc00ba00ull, 0x3f00ull, 0xbc00bf00ull, 0x3800bf00ull, 0x3c003e00ull, 0x4100c000ull, 0xc200c200ull};
+static const unsigned mma32_c[] = {0x4000b400ull, 0xb800c080ull, 0x41803f00ull, 0xbe00c100ull, 0xb800c180ull, 0x3400c080ull, 0xbe003c00ull, 0xc180c000ull, 0xc200bf00ull, 0x3e003a00ull, 0xbe004200ull, 0x41003e00ull, 0x40003d00ull, 0x4100c100ull, 0xc2004000ull, 0x3c000000ull, 0x34003400ull, 0x3f00ull, 0xc0004180ull, 0xc100bf00ull, 0x3d00be00ull, 0xbe003e00ull, 0x3e00b400ull, 0x42004180ull, 0x40804200ull, 0xbe00c100ull, 0x4080c200ull, 0xc100bc00ull, 0xc200bc00ull, 0xbc003f00ull, 0x3400ull, 0x3f00be00ull, 0x3e00bc00ull, 0x0ull, 0xc0800000ull, 0x40800000ull, 0x3400b800ull, 0xb800ull, 0x4180c180ull, 0x42003800ull, 0x41803c00ull, 0x40800000ull, 0xb800ull, 0x3800ba00ull, 0x42000000ull, 0xc000b400ull, 0xc1004080ull, 0x3e00b400ull, 0xbc00bd00ull, 0xbe00ull, 0xbf003f00ull, 0x3a003f00ull, 0xbf004200ull, 0xb8000000ull, 0x40803d00ull, 0x3d00c200ull, 0xc2003800ull, 0xba003400ull, 0x40804200ull, 0x42003f00ull, 0xbd003400ull, 0xba003c00ull, 0xba00c200ull, 0x41003a00ull, 0x3f000000ull, 0x3e00ull, 0x4080ba00ull, 0xc100c200ull, 0x4180c000ull, 0x42003f00ull, 0xb800c100ull, 0xc180ull, 0xc080c100ull, 0xbf00ull, 0x40004080ull, 0x40804000ull, 0x3e00c200ull, 0xbc00b800ull, 0x38004080ull, 0x34003e00ull, 0x3e004180ull, 0xc0804180ull, 0x3d003400ull, 0x3e00bf00ull, 0x4080b400ull, 0x3f004100ull, 0xbf00bf00ull, 0xbf003800ull, 0xbd003f00ull, 0xc0803800ull, 0xbd00ba00ull, 0xb800c200ull, 0x38003c00ull, 0x40004000ull, 0xbc003e00ull, 0xbf00b400ull, 0xbf003c00ull, 0xb8004100ull, 0xc2004000ull, 0xbe00ba00ull, 0x4100bd00ull, 0x3f003d00ull, 0x4200be00ull, 0xc180bc00ull, 0xc080b400ull, 0xc080c200ull, 0xbc00c000ull, 0xb8003a00ull, 0x41003e00ull, 0xb8004180ull, 0xc1000000ull, 0xbc00b400ull, 0xc180b800ull, 0x3e00ull, 0xba003e00ull, 0x42000000ull, 0x3c003d00ull, 0xc180c100ull, 0x38003c00ull, 0x4100c200ull, 0xc200b400ull, 0xbc00c000ull, 0x3e00c100ull, 0x3a00bf00ull, 0x3c00ull, 0xc1004000ull, 0x34003f00ull, 0xc0803d00ull};
+__global__ void mma32(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma33_a[] = {0xbe004000ull, 0x40003800ull, 0x4180c200ull, 0x40003d00ull, 0x3c003c00ull, 0xc100c080ull, 0xbc00b800ull, 0x40003c00ull, 0x4080b400ull, 0x42004180ull, 0xbf003e00ull, 0xbd00c100ull, 0x3e00b400ull, 0xc000b800ull, 0xc080c080ull, 0xc180b800ull, 0x3c003800ull, 0x4200be00ull, 0xc000c100ull, 0xbc003d00ull, 0xc200c200ull, 0x3800be00ull, 0x4180c180ull, 0x3d00c000ull, 0x3a00c000ull, 0xc080c100ull, 0xc080c000ull, 0x3d00be00ull, 0x4180bc00ull, 0xc1804200ull, 0x3c00bf00ull, 0x3c00ba00ull, 0xc000bf00ull, 0x4000b800ull, 0x4080ull, 0x0ull, 0x3800b400ull, 0xbe000000ull, 0xb400ull, 0x3a00ull, 0xc100c080ull, 0xbd004000ull, 0xc1804000ull, 0x0ull, 0xb4003f00ull, 0xbf003400ull, 0xc1803e00ull, 0x4080b800ull, 0x3c000000ull, 0xc080b800ull, 0xbd000000ull, 0x38003a00ull, 0xbc003400ull, 0xbe003c00ull, 0x4080c180ull, 0x4080c000ull, 0xbd00c100ull, 0xb400b800ull, 0x3c004000ull, 0xbf004080ull, 0x4200bc00ull, 0x38003e00ull, 0xbf00c180ull, 0xba000000ull};
+static const unsigned mma33_b[] = {0x0ull, 0x3f004000ull, 0x3a003d00ull, 0xbd004200ull, 0x4080b800ull, 0xba003d00ull, 0x4180be00ull, 0x4000be00ull, 0xba003c00ull, 0xc200c000ull, 0xc0800000ull, 0xc100c180ull, 0x3a00bf00ull, 0xc0003400ull, 0xb400bf00ull, 0x34003e00ull, 0x3800c080ull, 0xc000b400ull, 0x4100ba00ull, 0xbe000000ull, 0xc1004180ull, 0xc000bf00ull, 0x3c00be00ull, 0x40003a00ull, 0xbd00b800ull, 0xc000b400ull, 0xc0800000ull, 0x34004100ull, 0x40000000ull, 0xbe004100ull, 0xc080bf00ull, 0xbf003c00ull, 0x41804180ull, 0x4200ba00ull, 0xbf00bd00ull, 0x3d00ba00ull, 0x4200ull, 0xbc00c100ull, 0xbf004100ull, 0x4100ull, 0xc1003f00ull, 0x3a00b400ull, 0x3f003800ull, 0x3a003f00ull, 0x4180c100ull, 0x3a004100ull, 0xc000ull, 0x40803f00ull, 0x3d00b800ull, 0xba00c000ull, 0xbf003400ull, 0x3d00c180ull, 0x41804180ull, 0x40003f00ull, 0xbd004080ull, 0x40803f00ull, 0x40004180ull, 0x3a00ull, 0xba00be00ull, 0xc1803a00ull, 0xc000c080ull, 0xbe004180ull, 0x3f00ull, 0x3f003800ull};
+static const unsigned mma33_c[] = {0xc0804100ull, 0x42003a00ull, 0x3f00ba00ull, 0xbe004080ull, 0x4200c200ull, 0xbc00b800ull, 0xbe003c00ull, 0x38000000ull, 0x4000c000ull, 0x3e003e00ull, 0xb800c200ull, 0x4080b800ull, 0xc000be00ull, 0x3800bf00ull, 0x4100ba00ull, 0xb800bf00ull, 0x38004000ull, 0xc2003f00ull, 0x3c003f00ull, 0x4180ull, 0x3c00c100ull, 0xc1804180ull, 0x3f00bf00ull, 0xc200be00ull, 0xba000000ull, 0x3d000000ull, 0xc180c180ull, 0xc1800000ull, 0x3400bd00ull, 0x3d004100ull, 0x3d003d00ull, 0xbd00c180ull, 0x3f00b400ull, 0x3a00b400ull, 0xc1803a00ull, 0xb8003c00ull, 0x3800be00ull, 0xbf004180ull, 0x3f00ba00ull, 0xc0804100ull, 0x3f00ba00ull, 0xc180c180ull, 0xba00c180ull, 0x3a00b400ull, 0x4100bf00ull, 0x3400bd00ull, 0xc0003d00ull, 0x3d00bf00ull, 0x3c00bd00ull, 0xc000bf00ull, 0xba00bd00ull, 0x0ull, 0x3800ull, 0xc1803f00ull, 0xc080c100ull, 0x41000000ull, 0x4100c100ull, 0x4100c200ull, 0x3a00b800ull, 0xc100c080ull, 0xbd00c080ull, 0xc0003a00ull, 0xbc00be00ull, 0x0ull, 0xb4004200ull, 0x41000000ull, 0xbc000000ull, 0x3e004200ull, 0xc0804000ull, 0x4080bc00ull, 0xbe00c200ull, 0x40803d00ull, 0xc1804100ull, 0xc080bd00ull, 0x4100b800ull, 0xc1803d00ull, 0x4100bc00ull, 0x40804180ull, 0xbe004200ull, 0x41803d00ull, 0x40804100ull, 0x3800b400ull, 0x4080c100ull, 0x38003e00ull, 0xb800c100ull, 0x42000000ull, 0xc000bd00ull, 0x40803d00ull, 0xc0004000ull, 0x3e000000ull, 0xb800bf00ull, 0x3800ull, 0x3f004080ull, 0xc1800000ull, 0x40804100ull, 0xba00c180ull, 0x3800c200ull, 0x3400bf00ull, 0xbc004200ull, 0xb4003f00ull, 0x4100ba00ull, 0xbf003f00ull, 0x3a003d00ull, 0x3400c180ull, 0xc000c100ull, 0xbe004080ull, 0x4100ull, 0xbc00c080ull, 0xc100b800ull, 0x3c00c180ull, 0x4080bc00ull, 0x3d000000ull, 0xc0804180ull, 0xc0004000ull, 0xc1804180ull, 0x41804080ull, 0x42003800ull, 0xc1004200ull, 0x4180ba00ull, 0x4000ull, 0x3d00c180ull, 0xc0003e00ull, 0x3a00c200ull, 0xbf003c00ull, 0xc200b400ull, 0x4180c200ull, 0x41800000ull, 0xbd00b800ull};
+__global__ void mma33(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma34_a[] = {0x3d003c00ull, 0xc0804180ull, 0xc0003f00ull, 0x4200b400ull, 0xc100ull, 0xc200b400ull, 0xb800bf00ull, 0xc0003a00ull, 0xba003f00ull, 0xb8004100ull, 0xbd004000ull, 0xc2000000ull, 0xbc003a00ull, 0x3c003d00ull, 0x3f00c200ull, 0x40803d00ull, 0x3c000000ull, 0xc2003d00ull, 0x3400b800ull, 0xbf00ull, 0x41004180ull, 0x34003800ull, 0x3c003e00ull, 0xba003a00ull, 0x41004200ull, 0xb4003400ull, 0x3f00b800ull, 0x40004000ull, 0xbf004180ull, 0x41003800ull, 0xbd00ull, 0xc2003a00ull, 0x3a00ull, 0x4000ba00ull, 0xbc00bd00ull, 0x38004180ull, 0xbd00b800ull, 0xbe00ull, 0xbe00c200ull, 0x41003c00ull, 0x4100b400ull, 0xbe00b800ull, 0xbe00ull, 0xbe004000ull, 0x3c004180ull, 0x41004200ull, 0xbf000000ull, 0xb4003800ull, 0xbe00c000ull, 0xbe00ba00ull, 0x41000000ull, 0x3c00b400ull, 0x3400bc00ull, 0x4180c080ull, 0x3e00bd00ull, 0xc1003800ull, 0x0ull, 0x4080bc00ull, 0xb400c180ull, 0xb4003f00ull, 0xc200b800ull, 0xbf00ull, 0xc2004200ull, 0xc180c180ull};
+static const unsigned mma34_b[] = {0x4200bf00ull, 0xbe00c180ull, 0x40003e00ull, 0x3d003e00ull, 0x3e000000ull, 0x41004080ull, 0xc000be00ull, 0x3f00ull, 0xc1004080ull, 0x42004100ull, 0x3e003400ull, 0x0ull, 0x4180c080ull, 0x3c00ba00ull, 0xbf00ull, 0xbd004080ull, 0x3d00ba00ull, 0x4200c080ull, 0xc1804200ull, 0xba004100ull, 0xba004080ull, 0x41003d00ull, 0xbd003400ull, 0xbc00c080ull, 0x40003a00ull, 0x3f00bd00ull, 0x34003a00ull, 0xbd003800ull, 0x3a00c000ull, 0x4180c180ull, 0x3c00bd00ull, 0x3e00be00ull, 0x3f004100ull, 0x42004080ull, 0x38004180ull, 0xc0004080ull, 0x3400c180ull, 0xc200ull, 0x4100ull, 0x3e003400ull, 0x3c00c080ull, 0x3a003400ull, 0x3f00ull, 0x3400ull, 0xbe003f00ull, 0x3c003c00ull, 0x3f003f00ull, 0x3d004100ull, 0x4180c180ull, 0xc180bf00ull, 0x3d003a00ull, 0xb400b400ull, 0x3a000000ull, 0xb400c200ull, 0xc2000000ull, 0xba003d00ull, 0xc0803e00ull, 0x34000000ull, 0x40800000ull, 0x38003a00ull, 0x3e00c000ull, 0x3f003a00ull, 0x4000c100ull, 0xc0803e00ull};
+static const unsigned mma34_c[] = {0xbf800000ull, 0x3fa00000ull, 0x3f000000ull, 0xc0100000ull, 0x3fe00000ull, 0xbf800000ull, 0x40200000ull, 0x3fa00000ull, 0xbfa00000ull, 0x0ull, 0x40400000ull, 0xc0400000ull, 0x0ull, 0xbfa00000ull, 0x40000000ull, 0xbfc00000ull, 0x3f000000ull, 0xbf400000ull, 0x40400000ull, 0xbf800000ull, 0x3f400000ull, 0x40200000ull, 0x0ull, 0x0ull, 0xbfc00000ull, 0x0ull, 0xbf400000ull, 0xc0200000ull, 0x3f400000ull, 0xbfc00000ull, 0x40400000ull, 0xc0200000ull, 0x40400000ull, 0xbf400000ull, 0xc0100000ull, 0x3e800000ull, 0xbf400000ull, 0xbf400000ull, 0xc0200000ull, 0xbfc00000ull, 0x3f400000ull, 0x40400000ull, 0x40400000ull, 0xbf400000ull, 0xbe800000ull, 0x3fa00000ull, 0xc0400000ull, 0xbf000000ull, 0xc0200000ull, 0xc0100000ull, 0x3e800000ull, 0xbe800000ull, 0x3fe00000ull, 0x3f800000ull, 0xbf000000ull, 0x40200000ull, 0x3fc00000ull, 0xc0100000ull, 0xc0000000ull, 0x40100000ull, 0x3f800000ull, 0x40000000ull, 0xc0200000ull, 0x40000000ull, 0x3f400000ull, 0x40000000ull, 0xbf800000ull, 0xc0300000ull, 0x40100000ull, 0x3fc00000ull, 0x40000000ull, 0xbfe00000ull, 0xc0100000ull, 0x40100000ull, 0x3f400000ull, 0x3f800000ull, 0x3fc00000ull, 0x0ull, 0x40300000ull, 0x0ull, 0xbe800000ull, 0xbf800000ull, 0x40000000ull, 0x3f000000ull, 0x3f400000ull, 0x40100000ull, 0x40400000ull, 0xbfa00000ull, 0x3fc00000ull, 0x40000000ull, 0x40100000ull, 0x0ull, 0x40000000ull, 0xc0000000ull, 0x3fc00000ull, 0xc0400000ull, 0x3f800000ull, 0xbf000000ull, 0xc0000000ull, 0xc0300000ull, 0xc0300000ull, 0x3fe00000ull, 0x3fc00000ull, 0xc0100000ull, 0xc0200000ull, 0x3f400000ull, 0xc0000000ull, 0xbe800000ull, 0xc0400000ull, 0x40100000ull, 0xc0200000ull, 0x3f000000ull, 0xbf400000ull, 0xbfc00000ull, 0xc0400000ull, 0x3fa00000ull, 0x40100000ull, 0xc0000000ull, 0x40400000ull, 0x40000000ull, 0xc0000000ull, 0x40000000ull, 0x0ull, 0xbf800000ull, 0x3f400000ull, 0x3fa00000ull, 0x0ull, 0x0ull, 0x0ull, 0xbfa00000ull, 0xbfa00000ull, 0xc0100000ull, 0x40100000ull, 0xbfe00000ull, 0x40300000ull, 0xc0100000ull, 0x3fe00000ull, 0xc0200000ull, 0xbfc00000ull, 0x0ull, 0xc0400000ull, 0x3f800000ull, 0xbf000000ull, 0xc0200000ull, 0xc0000000ull, 0x0ull, 0x3e800000ull, 0x40300000ull, 0x40400000ull, 0x40200000ull, 0x3f400000ull, 0xbfe00000ull, 0xbe800000ull, 0xbf400000ull, 0xc0300000ull, 0xc0300000ull, 0x40000000ull, 0x3fa00000ull, 0x40100000ull, 0x40200000ull, 0xbe800000ull, 0xbfe00000ull, 0xc0000000ull, 0x40000000ull, 0xbfe00000ull, 0x3e800000ull, 0x3f800000ull, 0x0ull, 0x3fe00000ull, 0x40200000ull, 0x40000000ull, 0x3fc00000ull, 0xc0100000ull, 0x3fa00000ull, 0xbfa00000ull, 0xbfe00000ull, 0xbfe00000ull, 0xbfa00000ull, 0x3e800000ull, 0xbfa00000ull, 0xc0200000ull, 0xc0300000ull, 0x3fa00000ull, 0x40000000ull, 0x40300000ull, 0x3f400000ull, 0xc0000000ull, 0xbe800000ull, 0xc0000000ull, 0xbe800000ull, 0xbf000000ull, 0x3e800000ull, 0xbfc00000ull, 0xc0000000ull, 0x0ull, 0xc0000000ull, 0x3fa00000ull, 0xc0300000ull, 0x40000000ull, 0xbfc00000ull, 0x3fc00000ull, 0xc0100000ull, 0xbfe00000ull, 0xc0100000ull, 0x3f400000ull, 0xbfa00000ull, 0x3e800000ull, 0x3f800000ull, 0xc0200000ull, 0x3fe00000ull, 0x3e800000ull, 0x3fa00000ull, 0xbfe00000ull, 0x3fa00000ull, 0x0ull, 0xbfc00000ull, 0xbf000000ull, 0x3fa00000ull, 0xbe800000ull, 0xbfa00000ull, 0x3fa00000ull, 0xbfe00000ull, 0xc0400000ull, 0x3f000000ull, 0xbf400000ull, 0x40200000ull, 0x40400000ull, 0x3f800000ull, 0xc0400000ull, 0xc0000000ull, 0x40300000ull, 0x3fa00000ull, 0xc0000000ull, 0x40400000ull, 0xc0100000ull, 0x3fe00000ull, 0x3fa00000ull, 0xbf800000ull, 0xc0400000ull, 0x3fa00000ull, 0x0ull, 0x40000000ull, 0xbfa00000ull, 0xc0200000ull, 0xc0200000ull, 0xbfa00000ull, 0xc0000000ull, 0x3f000000ull, 0x3f400000ull, 0xbfa00000ull, 0x40300000ull, 0x40000000ull, 0xc0000000ull, 0xc0300000ull, 0xc0100000ull, 0x40200000ull};
+__global__ void mma34(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma35_a[] = {0x3e00ull, 0x4180ull, 0xbf003d00ull, 0xc080be00ull, 0xba003c00ull, 0xba00ba00ull, 0x3f00bc00ull, 0xba000000ull, 0x3800c080ull, 0xc0803d00ull, 0xc200b400ull, 0x3d003d00ull, 0x3a004080ull, 0x3d00c080ull, 0xbd00c180ull, 0xc0803c00ull, 0x4180c200ull, 0xc000ba00ull, 0x3c00c000ull, 0x4180bf00ull, 0xc2003d00ull, 0x3800be00ull, 0x3c00bc00ull, 0xc100c080ull, 0xbd003f00ull, 0x34004200ull, 0x38004100ull, 0x38003e00ull, 0x3e00c200ull, 0xbd003a00ull, 0x3a000000ull, 0x3a003800ull, 0x3e003400ull, 0x41800000ull, 0x42003d00ull, 0x3d00bc00ull, 0x3e003800ull, 0xbe00ba00ull, 0xbf00c080ull, 0xbc00ull, 0x41804000ull, 0x4200be00ull, 0xb4003d00ull, 0xbc00ull, 0x3400bd00ull, 0xb4000000ull, 0x4000b400ull, 0xb400b400ull, 0xbc00c200ull, 0x42004180ull, 0x4100ba00ull, 0xbc00c200ull, 0xbf00c200ull, 0xc0804080ull, 0xc1803a00ull, 0xc0003f00ull, 0x3f00c180ull, 0x3c004180ull, 0xb800bc00ull, 0xc0803800ull, 0x3400ull, 0xc0803400ull, 0xc100b800ull, 0x4100c180ull};
+static const unsigned mma35_b[] = {0xc0803e00ull, 0xb800bc00ull, 0xbc00ull, 0xb800bd00ull, 0x3a00ull, 0x41803d00ull, 0xc2003800ull, 0xbf004000ull, 0x3e00be00ull, 0x40003d00ull, 0x3e00c000ull, 0x3d003e00ull, 0x40000000ull, 0xc080bf00ull, 0x3d004080ull, 0x3800be00ull, 0xc200ull, 0xc100c200ull, 0x3a00ull, 0xbd00ull, 0xbc00c100ull, 0xb800ba00ull, 0x3c00c100ull, 0xbd003800ull, 0x4200ba00ull, 0xc0003a00ull, 0xba00bd00ull, 0xb800c000ull, 0xbd00c180ull, 0xbf000000ull, 0xc000b800ull, 0x42003800ull, 0xbe00c000ull, 0xb4004100ull, 0x3d004200ull, 0x42004080ull, 0x3800ull, 0xbf00c080ull, 0x34004100ull, 0xba004100ull, 0xbf003800ull, 0xc000ull, 0x3400c100ull, 0xbf003f00ull, 0xb8003f00ull, 0xc1803400ull, 0xc000c080ull, 0xb4004200ull, 0xba003d00ull, 0x3d004180ull, 0xc1003d00ull, 0x3400bd00ull, 0x38004080ull, 0x3d00bf00ull, 0x4180c180ull, 0x40804180ull, 0xc000c100ull, 0x4200bd00ull, 0xb400c200ull, 0x3e003e00ull, 0xb400bf00ull, 0xc000be00ull, 0xc0003c00ull, 0x3d003d00ull};
+static const unsigned mma35_c[] = {0x3c000000ull, 0x41003800ull, 0xb4004100ull, 0xb4003c00ull, 0x3d00c080ull, 0xbf00ull, 0xc080c180ull, 0x3c004000ull, 0x3e00c000ull, 0xba004100ull, 0x40800000ull, 0xba000000ull, 0xc1003400ull, 0x38004200ull, 0x42000000ull, 0x3e00be00ull, 0xba004080ull, 0x4000c180ull, 0xc000bc00ull, 0xbc003400ull, 0x3d004100ull, 0xc2000000ull, 0x41003c00ull, 0x3400c200ull, 0x42003c00ull, 0x38003a00ull, 0x3e003d00ull, 0x4200ull, 0x3c00c180ull, 0x3a00bd00ull, 0x3c00ull, 0xb8004100ull, 0x4180c200ull, 0xc180bc00ull, 0xb4003e00ull, 0x38003d00ull, 0xbe003c00ull, 0xc1000000ull, 0xc100c180ull, 0x3d00ba00ull, 0xbe004000ull, 0x40800000ull, 0x4200bf00ull, 0x3a004200ull, 0x3f004100ull, 0xc100ull, 0x3d00c180ull, 0x4200ull, 0x38003800ull, 0xbf003a00ull, 0xc2003e00ull, 0x3c00bf00ull, 0x3d00bd00ull, 0xc200c100ull, 0x42003e00ull, 0x3a003800ull, 0xbf00bc00ull, 0xba00be00ull, 0xbf00ull, 0xc000c080ull, 0xb800ull, 0x4080c100ull, 0x38004100ull, 0xc1004000ull, 0xc000b400ull, 0x3a00c200ull, 0xbc003c00ull, 0x3d00bd00ull, 0x3c004000ull, 0x4200bd00ull, 0x3d00c100ull, 0xba00be00ull, 0x41803c00ull, 0xb400be00ull, 0xb400ull, 0x40000000ull, 0x42004180ull, 0x3a00c100ull, 0x41000000ull, 0xb400b800ull, 0x3e00b400ull, 0xbe00b400ull, 0x4200b800ull, 0x42004080ull, 0xc000c080ull, 0xbd00bc00ull, 0x4200c080ull, 0x3d003d00ull, 0xb400be00ull, 0xbf003c00ull, 0x3e00ull, 0xbd004180ull, 0xbd00c180ull, 0xbd004180ull, 0x3c00b800ull, 0x4180c100ull, 0x3e00b400ull, 0xb8000000ull, 0xb8003c00ull, 0xbd004180ull, 0x42003a00ull, 0xc180c180ull, 0x38003c00ull, 0xc0004080ull, 0x3e00be00ull, 0xbe00b400ull, 0xc0804100ull, 0xb400ull, 0xc000bc00ull, 0x3a00c100ull, 0x4180ull, 0x3e003400ull, 0xbd004100ull, 0x3f00c080ull, 0xc100c180ull, 0xbf003d00ull, 0xba003f00ull, 0xc180bd00ull, 0xc1800000ull, 0x4080b400ull, 0xb400b800ull, 0x3800c200ull, 0xc080c200ull, 0x4000c180ull, 0xc0804200ull, 0xbc00c180ull, 0x3d00c100ull, 0x3f004180ull};
+__global__ void mma35(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma36_a[] = {0x4180c000ull, 0xc0003a00ull, 0x3d003800ull, 0xbd000000ull, 0xc2004180ull, 0x4200b800ull, 0x40003a00ull, 0x4100b400ull, 0xbc00bc00ull, 0x3800b400ull, 0x40003400ull, 0xbf00ba00ull, 0x41003f00ull, 0x34003800ull, 0xc2003c00ull, 0xc0003d00ull, 0xc1803800ull, 0x3400b800ull, 0x3d000000ull, 0xba003a00ull, 0x42003e00ull, 0xbf00c000ull, 0x41000000ull, 0xb800bf00ull, 0x42004180ull, 0xb400c000ull, 0x41004200ull, 0xc080b800ull, 0x34004000ull, 0xba00bf00ull, 0x3c00ull, 0x4100c200ull, 0x3c00bd00ull, 0xc180ull, 0x42004180ull, 0x4000bd00ull, 0xc080c200ull, 0xb8004080ull, 0xbe004080ull, 0x42003e00ull, 0x42000000ull, 0xb400b400ull, 0xc180b400ull, 0x40003c00ull, 0xc200b800ull, 0xbf003400ull, 0xbe00c000ull, 0x3a000000ull, 0x3e003800ull, 0x42003e00ull, 0x3a00ull, 0x4000c100ull, 0xc1003400ull, 0xbf00c100ull, 0xb800bc00ull, 0xc1003e00ull, 0xb4003f00ull, 0x42004100ull, 0xbf00ull, 0x3e00bd00ull, 0xb800c100ull, 0xbe00be00ull, 0xb8004100ull, 0x3e00b400ull};
+static const unsigned mma36_b[] = {0xbf00be00ull, 0x4000c080ull, 0xbc00bf00ull, 0xbf004100ull, 0x3e00c100ull, 0x3f00ba00ull, 0x38004080ull, 0xba00bf00ull, 0x40004180ull, 0x41800000ull, 0x40004100ull, 0x3e000000ull, 0x3c004100ull, 0x3a00ba00ull, 0x4100b800ull, 0x38003c00ull, 0x3d003d00ull, 0x4100ba00ull, 0xbe000000ull, 0xc2004080ull, 0x40803d00ull, 0x3400c100ull, 0xba003f00ull, 0x41803f00ull, 0xc000c080ull, 0xb4003a00ull, 0x4080c100ull, 0xc200ull, 0x3d00c080ull, 0xbe000000ull, 0xc080b800ull, 0xc000b800ull, 0x41803400ull, 0x42003d00ull, 0x4080ull, 0xba00c100ull, 0x3e004000ull, 0xc1804200ull, 0x3c004000ull, 0x4100c200ull, 0x3e00c000ull, 0xc000c000ull, 0x4200b400ull, 0xbe00bd00ull, 0x4100c100ull, 0x42003d00ull, 0x3a004180ull, 0x4180b800ull, 0xbf00be00ull, 0xbe003e00ull, 0x3d00ull, 0x40003e00ull, 0xc000ba00ull, 0xbd004200ull, 0xc080c200ull, 0x38003e00ull, 0x3f003c00ull, 0x3400c080ull, 0xb8004000ull, 0xb4004180ull, 0xc0804200ull, 0xc000c180ull, 0xb8004000ull, 0x3f003c00ull};
+static const unsigned mma36_c[] = {0xc100c200ull, 0x3c003a00ull, 0x42000000ull, 0xb8004100ull, 0x41004200ull, 0x34000000ull, 0x4180ba00ull, 0x3d00c000ull, 0x3d004180ull, 0x3c003e00ull, 0xbc003800ull, 0xb400bc00ull, 0xb400be00ull, 0xba003d00ull, 0x3f000000ull, 0x3d00c100ull, 0xc0803f00ull, 0xba003c00ull, 0xbc000000ull, 0x3400c000ull, 0xc180bc00ull, 0x38003a00ull, 0x4100c180ull, 0xb4004080ull, 0xb8003a00ull, 0xbe004200ull, 0xbe00bc00ull, 0xbc00b400ull, 0xbf004180ull, 0x38003e00ull, 0xbc00b800ull, 0x3c000000ull, 0xbd003a00ull, 0x4200bf00ull, 0x3f004200ull, 0x3800b400ull, 0x3400bf00ull, 0xbd00ull, 0xc200c100ull, 0xc2003800ull, 0xb800bf00ull, 0x4180c180ull, 0x3c00c080ull, 0x3a000000ull, 0x41803a00ull, 0x4080ull, 0x4000bd00ull, 0x42000000ull, 0x3d00b400ull, 0xba004180ull, 0x40004200ull, 0x4200ba00ull, 0x42003d00ull, 0x4100b400ull, 0xbf004000ull, 0x41803a00ull, 0x3d00bc00ull, 0xbc004100ull, 0xb400c000ull, 0x3e00bd00ull, 0x3d00c180ull, 0x3c00b800ull, 0xbe00c000ull, 0x3400b400ull, 0x4100ull, 0x41004180ull, 0xbd003f00ull, 0x3a00c200ull, 0xbf003d00ull, 0xc1804080ull, 0xbc00c200ull, 0x4180b400ull, 0x3c00ull, 0xc000c200ull, 0xc080ull, 0x40803c00ull, 0x3d00b400ull, 0xbc00b400ull, 0x3f00c000ull, 0xc000c100ull, 0x3d004080ull, 0x4200c200ull, 0xbe004000ull, 0x41003e00ull, 0x4000c100ull, 0xba003400ull, 0xc2003d00ull, 0xbe003400ull, 0x4000bd00ull, 0xc1804100ull, 0x40003800ull, 0xba004000ull, 0x4000c200ull, 0x4100c000ull, 0xb8004100ull, 0x38004080ull, 0x3d003f00ull, 0xc1003f00ull, 0xbe004080ull, 0xba00be00ull, 0xb8003800ull, 0x3d00bd00ull, 0xb4004180ull, 0xb8003e00ull, 0x3e003c00ull, 0xc100b400ull, 0xc2000000ull, 0x42004180ull, 0xc180c100ull, 0xb4003800ull, 0x42003c00ull, 0x4200c100ull, 0xb400bf00ull, 0xc0803400ull, 0xc0804000ull, 0x4080be00ull, 0x34003400ull, 0x3c00c180ull, 0x40803f00ull, 0x42004180ull, 0x3e00bd00ull, 0xbd00c000ull, 0x3e00c180ull, 0xbe003e00ull, 0x4000c080ull, 0xba000000ull, 0xb4004100ull, 0xc100be00ull};
+__global__ void mma36(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
 int main() {
   {
     unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
@@ -1888,6 +2068,318 @@ int main() {
     for (int row = 0; row < 8; ++row) {
       printf("wmma.8x8x4.f64.f64.col.col row %2d:", row);
       for (int col = 0; col < 8; ++col) printf(" %016llx", (u64)host[row * 8 + col]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma25_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma25_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma25_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma25_a, sizeof(mma25_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma25_b, sizeof(mma25_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma25_c, sizeof(mma25_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma25<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma25_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma25_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma25_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma26_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma26_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma26_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma26_a, sizeof(mma26_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma26_b, sizeof(mma26_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma26_c, sizeof(mma26_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma26<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma26_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma26_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma26_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma27_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma27_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma27_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma27_a, sizeof(mma27_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma27_b, sizeof(mma27_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma27_c, sizeof(mma27_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma27<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma27_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma27_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma27_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma28_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma28_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma28_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma28_a, sizeof(mma28_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma28_b, sizeof(mma28_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma28_c, sizeof(mma28_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma28<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma28_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma28_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma28_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma29_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma29_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma29_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma29_a, sizeof(mma29_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma29_b, sizeof(mma29_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma29_c, sizeof(mma29_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma29<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma29_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma29_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma29_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma30_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma30_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma30_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma30_a, sizeof(mma30_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma30_b, sizeof(mma30_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma30_c, sizeof(mma30_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma30<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma30_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma30_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma30_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma31_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma31_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma31_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma31_a, sizeof(mma31_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma31_b, sizeof(mma31_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma31_c, sizeof(mma31_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma31<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma31_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma31_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma31_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma32_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma32_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma32_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma32_a, sizeof(mma32_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma32_b, sizeof(mma32_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma32_c, sizeof(mma32_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma32<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma32_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma32_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma32_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma33_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma33_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma33_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma33_a, sizeof(mma33_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma33_b, sizeof(mma33_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma33_c, sizeof(mma33_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma33<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma33_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma33_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma33_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma34_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma34_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma34_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma34_a, sizeof(mma34_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma34_b, sizeof(mma34_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma34_c, sizeof(mma34_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma34<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma34_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma34_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma34_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma35_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma35_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma35_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma35_a, sizeof(mma35_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma35_b, sizeof(mma35_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma35_c, sizeof(mma35_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma35<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma35_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma35_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma35_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma36_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma36_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma36_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma36_a, sizeof(mma36_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma36_b, sizeof(mma36_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma36_c, sizeof(mma36_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma36<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma36_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma36_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma36_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
       printf("\n");
     }
     cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);

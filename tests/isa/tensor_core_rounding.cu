@@ -473,6 +473,186 @@ __global__ void wmma24(const double* A, const double* B, const double* C, double
   wmma::mma_sync(acc, fa, fb, acc);
   wmma::store_matrix_sync(D, acc, 8, wmma::mem_row_major);
 }
+static const unsigned mma25_a[] = {0xa6e34c7dull, 0x566eb5fdull, 0xb8b4a416ull, 0xc68925e5ull, 0x368cce15ull, 0x28983469ull, 0xbac935e0ull, 0xbd0a5744ull, 0xbfa5af25ull, 0x34f525d9ull, 0x3f244e74ull, 0xbc813b9dull, 0xbcffabcbull, 0xcb633c0full, 0x2e52486cull, 0x32f745d5ull, 0xa9e133beull, 0x4cf446cdull, 0x46125691ull, 0xcdedc6ffull, 0xc5e0c06aull, 0xcb924a01ull, 0x48d1aea2ull, 0xbba2b02full, 0x55ac3423ull, 0x28b04e38ull, 0x28e328baull, 0x4ae9cb43ull, 0xa97e56f9ull, 0x41efc922ull, 0x3db03896ull, 0xc6c5bfeeull, 0x3c52d11bull, 0xb5f9d796ull, 0x503f3538ull, 0x45ce2a26ull, 0xbf8acabfull, 0x36c5bf62ull, 0x2f03b27cull, 0x2d074b97ull, 0x4cfb3e83ull, 0x364d48f5ull, 0xa66bbad7ull, 0x2ca6bc78ull, 0x26463b47ull, 0x41c42d53ull, 0xbcaed23full, 0xbccc52b0ull, 0xcba2b266ull, 0x54744d47ull, 0xc8003bf3ull, 0x4dd83c99ull, 0xd2163921ull, 0xcaaa4089ull, 0xd794476aull, 0xd23751d1ull, 0x44d74fe4ull, 0xbd0ebed4ull, 0xb906aa43ull, 0xd6e4528aull, 0x42f5b7acull, 0xaa92533eull, 0x4895aa75ull, 0x2e26b4ceull};
+static const unsigned mma25_b[] = {0x3c252cecull, 0x39302901ull, 0x4ad9ca70ull, 0x3318ca15ull, 0xcbdc43b5ull, 0x570c2f31ull, 0xba1e4347ull, 0xb3e034adull, 0x4acfc6e1ull, 0xd34dc434ull, 0xa500273bull, 0xd75eb4f4ull, 0xb2074d82ull, 0xb5532e73ull, 0xadf537cbull, 0x47b74e63ull, 0x37a8bb6full, 0x402dbc37ull, 0xbdf22abaull, 0x2fc54248ull, 0xbae8b920ull, 0x478fb1b0ull, 0x3bd03306ull, 0x3ddb38e9ull, 0xb9c8d4b4ull, 0xb38b3873ull, 0x2930ca02ull, 0x2a0eb1eaull, 0xd548377aull, 0x2b80c443ull, 0xb3c148d4ull, 0xbff43cefull, 0xcaeb3df3ull, 0xb55c28f0ull, 0xd02c3b31ull, 0xd6062ee5ull, 0x47edacafull, 0x4b1dc90cull, 0xcab3cf91ull, 0x52804eccull, 0x2781c99bull, 0xb7a1561eull, 0x4c1f44c2ull, 0xbd15a79dull, 0xc4dd47d0ull, 0xc3774d65ull, 0xbe55cc24ull, 0xcb2734c6ull, 0x4c50c157ull, 0x27b649b4ull, 0xc614ac5bull, 0x3faed4e4ull, 0xb471b284ull, 0x288ec68bull, 0x2410ad21ull, 0xa75aa802ull, 0xb600b6acull, 0x2789ac34ull, 0xb453bb76ull, 0x3a0bc8f9ull, 0x2d03bb5bull, 0x2d18a650ull, 0xb61ec43dull, 0xc52ed67aull};
+static const unsigned mma25_c[] = {0x3f3ef558ull, 0x411473bcull, 0x3f94f75dull, 0xc03a4a7dull, 0x3f6b12c5ull, 0xbe874d63ull, 0x3db08e79ull, 0x40305697ull, 0xc2f867f2ull, 0x4179bdc8ull, 0x406ed919ull, 0xbeb1351dull, 0x3cab1115ull, 0x3d9935c4ull, 0x424950caull, 0x414b9d25ull, 0xc0e4afffull, 0x4036e1c4ull, 0xbd138071ull, 0x3cf86d09ull, 0xc043b08cull, 0x3dacf8b4ull, 0x42f327aaull, 0xbfab3101ull, 0xbd160fa4ull, 0x401c26a8ull, 0xc080eab1ull, 0xc289aab9ull, 0x41af27c7ull, 0x3fe1969aull, 0xbf873b6bull, 0x3d63f659ull, 0x3fe74355ull, 0x40098defull, 0xbe5f4956ull, 0x3e7cea55ull, 0x3cd8d7f1ull, 0xc26c957full, 0x3ec7076cull, 0x3d3bbb37ull, 0x42231b9cull, 0xbd5b423bull, 0xc0604933ull, 0x3f15a6c3ull, 0x410c8a04ull, 0xbdf19a82ull, 0x40dbe5b2ull, 0xc2be1733ull, 0x42c12031ull, 0x3f64a354ull, 0x3ca4e898ull, 0xc249213dull, 0xc2e5ce84ull, 0x41849081ull, 0x3e23fa1bull, 0xbf292951ull, 0x402e2239ull, 0xbd0b0bfcull, 0x403d097dull, 0xc2b66690ull, 0x41d97485ull, 0x3e56fa7full, 0x41a48b6bull, 0x3d9dbb54ull, 0xbd69faf4ull, 0x40fa90b6ull, 0xc23bcbd8ull, 0xc094b9e1ull, 0x3fc7af4aull, 0x40753afeull, 0xbf380552ull, 0x425ab4a1ull, 0xc0ca2c8bull, 0xbf47eaeaull, 0x3cae268bull, 0x3da5b7c7ull, 0x3e41a54bull, 0x400cb732ull, 0xc06172f8ull, 0x41c986e1ull, 0x418ae7dcull, 0x4083e665ull, 0x3ee5b449ull, 0xc293e912ull, 0xc0e5844cull, 0xc11384eeull, 0x3e2d61a9ull, 0xc0c27ad5ull, 0x3df6d7d0ull, 0x41bc8c4full, 0xbeddcba0ull, 0xc1ee0e91ull, 0x3d7053b7ull, 0xbde5daffull, 0x41a17bcdull, 0x42d9c99cull, 0x3de334b4ull, 0x3ea078f9ull, 0xc2a4ff23ull, 0x3e411889ull, 0xc154ad49ull, 0x403642e1ull, 0xbd7c7f3full, 0x3e6eab7cull, 0x3d0c70cdull, 0x3d2272faull, 0xbeb23bd0ull, 0x3f7bd45aull, 0x40e06417ull, 0x3fb0e570ull, 0xc287ed98ull, 0xbc8c5065ull, 0xc0956179ull, 0xbf850585ull, 0xc2ff626bull, 0xbe158d5full, 0xbcb40f62ull, 0x3da2e7d4ull, 0x3f912487ull, 0xbf1117fbull, 0xc275b77aull, 0xbd13c7d8ull, 0xc0dfe950ull, 0xc03b8ac5ull, 0x3ee53161ull, 0xbe3160ceull, 0x412aee38ull, 0x3d5fbab2ull, 0xc26f55b9ull, 0xbdf4fb7cull, 0x42e17802ull, 0x3d2ab606ull, 0xc23554c0ull, 0xc2185660ull, 0xc1878163ull, 0x425fcb3dull, 0x3c8b7020ull, 0x3ef815d5ull, 0x3f2c9f98ull, 0x3ed7c196ull, 0xc2e74db9ull, 0xbfca09d4ull, 0xc0e3207bull, 0x4251f229ull, 0x4272899eull, 0xbdfea0dfull, 0x41526b9bull, 0xc1755d97ull, 0x424bb683ull, 0xc082a1b7ull, 0xc062adf0ull, 0xbd91804aull, 0xc29c6816ull, 0x3cd0cb5bull, 0xc217fdd6ull, 0x3cfe6b02ull, 0xbfa17eafull, 0xc0bfeac9ull, 0xbea4767aull, 0xbd51cbd4ull, 0xbd205592ull, 0xbf6ec303ull, 0x40625ad7ull, 0x426cefb2ull, 0x401331f2ull, 0xc1f20bb6ull, 0xbcb63a52ull, 0xbea60c8aull, 0x4094de22ull, 0xbeb7a6b8ull, 0xc136d9e1ull, 0x416f1fc5ull, 0xc138fbc4ull, 0xc098cc1aull, 0x41e6e9d5ull, 0xc0832222ull, 0xc17944d6ull, 0x3d8bcb33ull, 0x3eb71c5dull, 0x3f486046ull, 0x3cc10429ull, 0xbd2b63beull, 0x3e2e27e2ull, 0xbd6a7033ull, 0xbf0f650dull, 0x3fc9aafbull, 0x3d7efbbaull, 0xbdf9ea1bull, 0x3e45d03cull, 0xbedc9b07ull, 0x40e3d226ull, 0xc1bf80b8ull, 0xbf0e0cadull, 0x415a78e4ull, 0x3eae28eaull, 0xbf7606a3ull, 0xbea2ca20ull, 0xc06ce3adull, 0x42d28a8eull, 0xbeb809feull, 0x40755a54ull, 0xc251b324ull, 0xbffc3aaaull, 0x3e7e6696ull, 0x3db74044ull, 0x3ecd49beull, 0x3de366cdull, 0x3d65d51cull, 0xc13336c6ull, 0x3e5a82c8ull, 0xbebabf50ull, 0x3cde9532ull, 0x3ef94a7eull, 0xc184eb7eull, 0x4183c457ull, 0xc2a646ccull, 0x3cadeb44ull, 0x42d78b78ull, 0x42c12198ull, 0x41098465ull, 0xc1b9853aull, 0xbdbb608aull, 0x40363c71ull, 0xbf8c673full, 0xbceb5aa8ull, 0xc08a4b74ull, 0xbc99244full, 0x3e190f9dull, 0x41ea4ca1ull, 0x40689847ull, 0xc102d80full, 0x40ac9a83ull, 0x40adbeaaull, 0x3dd33a97ull, 0x3f218d6full, 0xc2752773ull, 0xc03aedccull, 0x42c0fae8ull, 0xbd6d0b05ull, 0x407cfe24ull, 0xc070d207ull, 0xc1fe1200ull, 0x411da520ull, 0xbeecf07aull, 0x42f0bae7ull, 0x41322255ull, 0x40249e8cull, 0xc2ec76dfull, 0x3de450fcull, 0xc0858953ull, 0x414c6e71ull, 0x416e3989ull, 0x4148862bull, 0x3f7a1e78ull, 0xbd59f64dull, 0x42072a63ull};
+__global__ void mma25(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma26_a[] = {0x2d2657e5ull, 0x328035d9ull, 0xcc9a43e8ull, 0xbb55444eull, 0x2dded7c8ull, 0xbb7833cdull, 0xa842bcaaull, 0x2bae5353ull, 0x3eae4cccull, 0x288f2da7ull, 0xbfc6cde2ull, 0xcbbcccf7ull, 0xaa5c2c00ull, 0xbd8e4a49ull, 0xd7513b90ull, 0x3f3fc50dull, 0xc5dec38bull, 0x254b57d7ull, 0xb703c336ull, 0x53aeadafull, 0x4c1f2b84ull, 0x3907cd4eull, 0x3f4a55c8ull, 0xce304975ull, 0x53ca2856ull, 0xb84b3ed0ull, 0xcc7e4d26ull, 0xb2fc4bd1ull, 0x545ec47cull, 0x2aa7cbc7ull, 0xcadbb3d0ull, 0xb1db3cabull, 0x492fa7d0ull, 0x3a5555d8ull, 0xd420d29eull, 0xb80bb2b3ull, 0xc747aa6dull, 0x42552b43ull, 0x5218aa1dull, 0x2486c0a3ull, 0xc21cb60aull, 0xb3c33e25ull, 0x2527a648ull, 0x3573c04eull, 0x2cfbd352ull, 0xd547d7f3ull, 0xd40c5002ull, 0x3dffb345ull, 0x2a072b5full, 0xaee3261dull, 0x36f9cb7bull, 0xcc55cd54ull, 0x47c33730ull, 0x3c47bf8bull, 0xa42557dbull, 0x5018c1c0ull, 0xd47144e6ull, 0x369850a3ull, 0x4561a5bfull, 0x2917464dull, 0xd61fa97dull, 0xbd983dbeull, 0xb4d8a7acull, 0x39b52491ull};
+static const unsigned mma26_b[] = {0xb728bdabull, 0xbdb83c69ull, 0xa6394c3dull, 0xbde4551aull, 0xa9cd4e13ull, 0x250bacc5ull, 0x2f12d0afull, 0x56fa4e7dull, 0x51d2cb24ull, 0x45e7d3f9ull, 0x50814ffaull, 0x50dd365bull, 0x2c29cfb5ull, 0xb03853cbull, 0xb9a1c3f4ull, 0x4be02b08ull, 0x4711278eull, 0xabed303aull, 0x24edcdf8ull, 0x4909ccdbull, 0xc50ba88dull, 0xaa24ce17ull, 0xa5b0ab4aull, 0xc9562b1cull, 0x4fb92b88ull, 0x39f44f7aull, 0xa9233f57ull, 0xc7382baeull, 0x45e9467full, 0xa4cd4df7ull, 0x532b4b45ull, 0x2c2f266dull, 0xc61945faull, 0x3170c9e4ull, 0xb5ba5498ull, 0xd63ba42cull, 0xb9a93735ull, 0xd6e9503bull, 0xd2f833fdull, 0xb173a8ddull, 0x54584324ull, 0xbe8b505aull, 0x37f949f2ull, 0x3f3ed468ull, 0xd38ebf77ull, 0xd67a26f5ull, 0x3cafb65dull, 0xa6f33a99ull, 0x554bc8e6ull, 0x4dba2c45ull, 0xd539b9c2ull, 0x276c27c4ull, 0x4d0c3386ull, 0xbc954518ull, 0x3767b1baull, 0x51e8b332ull, 0x4752d109ull, 0xd79531cbull, 0x35de2ce9ull, 0x2b574fc5ull, 0x45cac632ull, 0xbaa1360full, 0x30d9ccfbull, 0x24eba7aaull};
+static const unsigned mma26_c[] = {0x3992422bull, 0x4c18b25aull, 0x333550cfull, 0xc503aff6ull, 0x44edbf43ull, 0x4be7d0f0ull, 0x40b936a2ull, 0xbf1cb6ffull, 0xc770407aull, 0x26a44fb7ull, 0xba8ec770ull, 0xc350c7d3ull, 0xab2fb786ull, 0x446dd626ull, 0x445ea730ull, 0x4db3d1faull, 0x52e3aaeeull, 0xa7c12d1cull, 0xa6492554ull, 0x5413c395ull, 0xbbb3b796ull, 0xc27a3e7aull, 0xb452a561ull, 0x3784aa67ull, 0xcb662c54ull, 0xd5d92bb1ull, 0x2e0bb9f9ull, 0x5794d2d5ull, 0xd2235409ull, 0xd0f8b3a4ull, 0xd00ad6afull, 0x3e174583ull, 0xca9fc2b0ull, 0xc2084dc2ull, 0xbba4c473ull, 0xbd1c404cull, 0x2817c99aull, 0xcf33bcc5ull, 0xc2be254cull, 0xcfb5b479ull, 0xbe5b2636ull, 0xb208316cull, 0xaa66cb3eull, 0x3d0ba48full, 0x492eb576ull, 0xd545c060ull, 0x38e5d69cull, 0xc3c257f5ull, 0x4b5f27d4ull, 0xcc48505dull, 0xc3774b26ull, 0xbbb1d49eull, 0x2848c94full, 0xa5e94fb3ull, 0xcf69d02aull, 0x2cfb38aaull, 0x45f14f35ull, 0xc7d1bd75ull, 0xc6d4b8a9ull, 0x2c0348beull, 0xa5244d90ull, 0xc527be3aull, 0x3cbc5557ull, 0x4a55556eull, 0xae333926ull, 0x375ac980ull, 0x4d454a0cull, 0x27bf2464ull, 0xb9eb55cbull, 0xb8f4d2c4ull, 0xbe26d6a6ull, 0xb33ac4a8ull, 0x2f83d2dfull, 0x30ebb904ull, 0xb53e4271ull, 0x350ac25cull, 0xab4047feull, 0x3308ada9ull, 0xb447b80full, 0xc15936faull, 0xba5a5618ull, 0x2860566eull, 0xbafe3804ull, 0xaa583549ull, 0xa9794175ull, 0xc876cc97ull, 0xd536b896ull, 0xaa50b2e2ull, 0x41b04ad1ull, 0x2fdc4b6eull, 0xb8dab99dull, 0x3db1c5d6ull, 0x333cd55eull, 0xb597473bull, 0x2b9fc062ull, 0x3f89cb65ull, 0xa489d25aull, 0x4f00462bull, 0x45cab943ull, 0xad4248dcull, 0x3306be17ull, 0xb775b81eull, 0x51c9acb9ull, 0x31c044d2ull, 0xc1702b49ull, 0x43d4d241ull, 0x3ab53869ull, 0xb709c898ull, 0x51a1af7bull, 0xbee3473dull, 0xb282b292ull, 0x37a14488ull, 0xcca2305full, 0x36cd4ffeull, 0xcfead001ull, 0xaa074ec5ull, 0x2770bb0bull, 0xcbe5b283ull, 0xba44b10bull, 0x4d3c4734ull, 0x32cb55b5ull, 0x4d87ca59ull, 0xabdf4f7aull, 0xbf3f357eull, 0x258aa706ull, 0xb9bc41e8ull, 0xba16361aull, 0xd6e93bc1ull};
+__global__ void mma26(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma27_a[] = {0x4559b6caull, 0xbd32b1bdull, 0xb0c9b8b8ull, 0xb15d49fdull, 0xcac8cd67ull, 0x38df5595ull, 0x26d4be3cull, 0xb831bf46ull, 0xc86c46acull, 0xa9b1bca9ull, 0x54984266ull, 0xbb20bd90ull, 0xbaebcdfeull, 0xc5aac179ull, 0x4d4bb5adull, 0xd414cff9ull, 0x3b1d3006ull, 0xaf18c380ull, 0x4ac2b576ull, 0xb272505aull, 0xb75a2cbfull, 0xaf994695ull, 0xcad13e38ull, 0x55c0cb8dull, 0xc739ac89ull, 0x294445a7ull, 0xd1b841d3ull, 0x2cdc2a82ull, 0x2d8445ccull, 0xc75e3194ull, 0xd07eae41ull, 0xb3f1d01aull, 0x41952c41ull, 0xadfecd01ull, 0xba3b39f7ull, 0xb695c43full, 0x3750c875ull, 0xbb612abdull, 0xa812c200ull, 0x3bfabe05ull, 0x467dc5ccull, 0x3043d180ull, 0xcc052c65ull, 0xc55dd5b8ull, 0xa4473a80ull, 0x306baec8ull, 0x3dea427aull, 0x575b52dbull, 0xcc744965ull, 0xb30945c2ull, 0x52db2e5dull, 0xa8cba41aull, 0xc0eebf69ull, 0xc869bebcull, 0xb38a2ad6ull, 0x36385524ull, 0xae8f3460ull, 0xd512a6bbull, 0xb501bdaaull, 0xbbfc48c6ull, 0xa78a3ca5ull, 0x3928c99dull, 0xd47451d3ull, 0x407a44bbull};
+static const unsigned mma27_b[] = {0xb67934b7ull, 0x2922cd02ull, 0xcb2a4397ull, 0xcbba2cdbull, 0xb6ec5008ull, 0xc34eb471ull, 0x2facbbaaull, 0xadf52fa6ull, 0x4e4353e7ull, 0xc8f650caull, 0xc93144e0ull, 0x4133b8a5ull, 0x34ec434aull, 0x447c4a4full, 0xae4a41d9ull, 0xc03bccf6ull, 0xb0d1378aull, 0xaf1437a2ull, 0x2eb92934ull, 0x4c85bf13ull, 0xc2812a13ull, 0xb7103f49ull, 0x25bdb8ebull, 0x4cf13762ull, 0xa4b02513ull, 0x37385480ull, 0x4ee9c5ddull, 0x56e6511dull, 0xbb085124ull, 0x2fa42b54ull, 0x450e2a61ull, 0xc0384efdull, 0x2c52cba6ull, 0xb510c403ull, 0x3b0c4059ull, 0x4badab88ull, 0xcdfb4886ull, 0xbaefce11ull, 0x431545deull, 0x2f2c5580ull, 0xc52ba9c5ull, 0x4ddcbeaaull, 0xba1abaa5ull, 0x53844876ull, 0x4f533403ull, 0x387aa519ull, 0x42c2b0e2ull, 0x27c7aa59ull, 0x4bfb2d29ull, 0x2bfb2fc9ull, 0xafe52600ull, 0x5172d68bull, 0xa50f32beull, 0x42394c35ull, 0x265c2810ull, 0x4bbb3f57ull, 0xa803b8faull, 0x49b1291bull, 0x2aef42e0ull, 0x54c0c245ull, 0xd7aaa43dull, 0xb823d216ull, 0x4fcbb251ull, 0xa727bb24ull};
+static const unsigned mma27_c[] = {0x40ba3ed3ull, 0x5737b89eull, 0x2e74485cull, 0xd6d15384ull, 0xa5c6459full, 0x46d8d662ull, 0x361326b4ull, 0x39a9d5bfull, 0xb3bac78dull, 0xce53cc92ull, 0xbd2ead13ull, 0x300340bdull, 0xa9ad46abull, 0x462c4c01ull, 0xbbbb3036ull, 0xc97c573full, 0x2dbc42c5ull, 0xc75239c6ull, 0x411c4a4eull, 0xb5aabd6cull, 0xc86d3935ull, 0xb21ca7c3ull, 0x2bd24219ull, 0xb5d5b099ull, 0xa48b3d04ull, 0x247fad7aull, 0xd0a44b56ull, 0xb301ceecull, 0x3ae04988ull, 0x491eb10aull, 0x43d5ceb8ull, 0x3ad5439full, 0x3ba7319aull, 0x537c2934ull, 0xd09ea57bull, 0x503bae84ull, 0x36263f44ull, 0x32f73990ull, 0x2fd4cdb0ull, 0xc3d830b2ull, 0x5056a9a5ull, 0xd05d3e28ull, 0x41d1b385ull, 0xc566be05ull, 0xcaa2b026ull, 0xbeb2b271ull, 0x4ca8c247ull, 0xb7a0c3d2ull, 0x257ac8faull, 0xd3312debull, 0x482f2689ull, 0x2412b207ull, 0x32efd362ull, 0x4fd5527bull, 0x3997d2f3ull, 0xce98d242ull, 0x25e8aa4full, 0xc2dd2b34ull, 0xb1fc4c0dull, 0xbaa33980ull, 0x4625b711ull, 0xaf5da935ull, 0x31f2256dull, 0x398eceb5ull, 0xb1f5affcull, 0x31ac3fd1ull, 0x377552acull, 0x43c5b5f4ull, 0x3f24aa66ull, 0x2f1d47bbull, 0xd6e339d5ull, 0x33e6be6eull, 0xc3fa55f7ull, 0xa9edb04aull, 0xafcfb846ull, 0xb328302dull, 0xb76ecc33ull, 0xd041acfdull, 0xa8323ea7ull, 0x292fc918ull, 0x436bad65ull, 0x29b736c6ull, 0x3b75aa7eull, 0x5385501cull, 0x2c4fbb5aull, 0xb33126f3ull, 0xc759ce0dull, 0xb4edb019ull, 0x424e296eull, 0x37333f2full, 0x50f1c68full, 0xcec0d460ull, 0xcf264d59ull, 0xc41fc751ull, 0x4208c54bull, 0x4d934714ull, 0x2aa6b21cull, 0xb1263283ull, 0x3fb13a55ull, 0x3633a98cull, 0xc9a2cd81ull, 0xce423862ull, 0xccead08dull, 0x2580a90bull, 0xd549369dull, 0xcdc64ea1ull, 0x38723381ull, 0x2530397eull, 0x5625c6f8ull, 0x5434d086ull, 0xa6a0aa67ull, 0x4a6ab6adull, 0xa5feb614ull, 0xc997c703ull, 0x3ba53836ull, 0xc1b83944ull, 0x39ef2f6dull, 0x5391c4baull, 0xa799517full, 0x259bd6f3ull, 0xce21521full, 0x2807c2fbull, 0xd24b24edull, 0x523a53f4ull, 0xd2c456f3ull, 0x32f54d08ull, 0x24c93bc9ull, 0xb4a7d5f8ull};
+__global__ void mma27(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma28_a[] = {0xd283d739ull, 0xca5d4113ull, 0x4e1a4ce7ull, 0x4cab4ffeull, 0x47774de2ull, 0x549baa96ull, 0x4bffd125ull, 0x31bbc0b4ull, 0xbae6b06full, 0xca6d4aa3ull, 0x273929bfull, 0xd1b14f70ull, 0x57efc819ull, 0xb4844babull, 0xca8dae26ull, 0x32dc2c67ull, 0xb287a4f4ull, 0x33c1bcdaull, 0x3b782864ull, 0x2b28c280ull, 0x36cbb819ull, 0x4f3ccbf2ull, 0xa880aeebull, 0xac9e5649ull, 0x33e0d368ull, 0xb1374e6dull, 0x4d56561aull, 0xb2cdc19bull, 0xd2e3cd07ull, 0x3c0d2c14ull, 0xa4a45566ull, 0x4db3c1e5ull, 0xab962cd5ull, 0x3875a90cull, 0x2de13a14ull, 0x34ca275full, 0xc664a9d6ull, 0xa831c4f4ull, 0xb6ec41d5ull, 0x4e99b094ull, 0x2b37b6a0ull, 0xbe2b494cull, 0x5431d326ull, 0x54dfd78aull, 0x2512b199ull, 0xc1c24bacull, 0xb0f93213ull, 0xcadcc49aull, 0xc825c1b7ull, 0xb5b43146ull, 0xd744c456ull, 0x24e93a83ull, 0x2e13bc60ull, 0xb182ce73ull, 0x46f1d280ull, 0x2a18d3a1ull, 0xcedab9caull, 0xbfb4a8d9ull, 0xb343a95full, 0x47eb3ed0ull, 0x3eeabc4cull, 0xac98cf9bull, 0x4c71b783ull, 0x34572d5aull};
+static const unsigned mma28_b[] = {0xa7dcd588ull, 0xc61a2767ull, 0xa6924126ull, 0xc50c3d5cull, 0xc4cd4fc4ull, 0x47f0bfd2ull, 0xc2125629ull, 0x467a4065ull, 0x36e5a9b7ull, 0xb8dbd1efull, 0xbd67b4c8ull, 0x2e1ac98aull, 0x25784551ull, 0xa57a3494ull, 0x2848d762ull, 0x35252adaull, 0xb61bab05ull, 0xc6a8cd36ull, 0xb84e4fa8ull, 0x536936a8ull, 0x55f4ad64ull, 0x3e9cb460ull, 0x468f4f8bull, 0xa6f14d8eull, 0x36833c66ull, 0xa7453419ull, 0x33ffb0b9ull, 0xae4ed6f2ull, 0xb7492de8ull, 0xb2894c1bull, 0x2d11af8eull, 0x49fe260full, 0xbaa0d40dull, 0x2d0db38dull, 0x2f314246ull, 0xb66a2aaaull, 0xd64641c5ull, 0x4f4e4b0dull, 0x3d3eab20ull, 0xc8d7abdaull, 0xb9f3c6e8ull, 0x2bce3a8eull, 0x32b34276ull, 0xb238b298ull, 0x2458c114ull, 0xbd86bb9dull, 0x4b41d3e7ull, 0xb5da365bull, 0xb5f1c97aull, 0xd470533aull, 0x27a43bacull, 0xad7f2c03ull, 0xd62ed796ull, 0x50e15482ull, 0x5018d573ull, 0x38bf4226ull, 0x3754a74bull, 0xc77a2431ull, 0xaa7f2e92ull, 0x31cab21full, 0xaba5cd88ull, 0xca98b4f6ull, 0x3b103a2dull, 0xab7bb327ull};
+static const unsigned mma28_c[] = {0xbe2e6b05ull, 0x3f5ad966ull, 0x41df1af9ull, 0xc0ddff21ull, 0xc04ec891ull, 0xbc990f15ull, 0x3d0219e7ull, 0xbdac3254ull, 0x3f59683dull, 0xbdd74bcdull, 0x3eaf19e7ull, 0x3e09453aull, 0xbcc0d026ull, 0x3f4988bfull, 0xbd4b4a26ull, 0xc0c07545ull, 0x3fbeae9cull, 0xc24ce8edull, 0xc18bfdc2ull, 0x4289f510ull, 0x42555ac8ull, 0xc1a9a56eull, 0x3d20cb96ull, 0xbeb306b9ull, 0x4060ff7full, 0x3db29fdcull, 0xc004a740ull, 0x3ea315d5ull, 0x421c9ae8ull, 0x41466cb2ull, 0xbce2c4aaull, 0x3dd6d552ull, 0xc0a976e8ull, 0x420d137eull, 0xbf4acd42ull, 0x41504d0eull, 0x41273f74ull, 0x3d45ed40ull, 0xc11d7072ull, 0xbf5d94c1ull, 0x410b75dfull, 0xbd0f1a51ull, 0x42d73ea6ull, 0x3dc78141ull, 0x40566a5eull, 0x3f4df1ebull, 0x3da3eddfull, 0x401b62ffull, 0xc137d818ull, 0x3e07c28dull, 0x3d569138ull, 0x3da79d9cull, 0xc1932043ull, 0xbffe0978ull, 0xbe440d9eull, 0xc29d5c31ull, 0x416d71f9ull, 0xc24d9aa3ull, 0x40db54e4ull, 0xbdb8a12full, 0xbebcfa1aull, 0x4216cfa1ull, 0x3ddd5cbfull, 0x3f20578dull, 0xc2354328ull, 0xbe73f905ull, 0xbd225746ull, 0xbcf5e80bull, 0xc131190cull, 0x427f854bull, 0x41961b71ull, 0x4010ca7eull, 0x3f4ac251ull, 0xbcf9411cull, 0x3d148c15ull, 0x40ecc63eull, 0x3d69d402ull, 0x425070c2ull, 0x3c97142dull, 0x40bd89d9ull, 0x3cc23e8full, 0xbc9088a0ull, 0x40478017ull, 0x4205b228ull, 0x3ce020fbull, 0x3e193410ull, 0xc2fb1d61ull, 0x3f23c4a1ull, 0xbd4d4ec9ull, 0x41d195f3ull, 0xbe4494ebull, 0x41575274ull, 0xbe1f8231ull, 0x42950b20ull, 0x404ae116ull, 0xc136f8e7ull, 0x3ff5c7d6ull, 0xbff99ed1ull, 0xbca46faaull, 0xbd12b9f7ull, 0x3eea947aull, 0x41986a06ull, 0xc153f69bull, 0xbe6082c3ull, 0xbfa86cdcull, 0xc026f51aull, 0xc1691875ull, 0xbfcccf27ull, 0x40657e6eull, 0x3d3bbcbfull, 0xc1810167ull, 0xc00b54fdull, 0xc07de5d1ull, 0xc1bc4794ull, 0xbf775e86ull, 0x3de81415ull, 0x3cf74aa0ull, 0x42c966c3ull, 0xc1f373dbull, 0x3e43cdadull, 0xc271d30eull, 0xbe3d96caull, 0x40cd13d2ull, 0x3da8d2e1ull, 0xbfe54257ull, 0xbfa7110cull, 0xbdba16f5ull, 0xbf8eb5d0ull, 0x42575d06ull, 0x4293a670ull, 0xc020e602ull, 0x41a87a38ull, 0xc287f86aull, 0xc0e29182ull, 0xbfb98985ull, 0xc1c23bf2ull, 0xbfea82b9ull, 0xc0fe1b77ull, 0xc29ae409ull, 0xc29fa672ull, 0x42ca85d0ull, 0xbe1a8d92ull, 0x3f3e706bull, 0x4260032full, 0xc06717c0ull, 0xc2f00d7aull, 0xbd9cb564ull, 0x3e80697cull, 0xbe0e62d2ull, 0xc2ca3099ull, 0x4163c413ull, 0xc245e24eull, 0x406c4fc2ull, 0xc038eeb3ull, 0x408980dfull, 0xc183e8b2ull, 0x3eee2b03ull, 0x3e6e768cull, 0xbff55f80ull, 0xbee47770ull, 0x3d9270eaull, 0x3dd884f2ull, 0xc27690f9ull, 0x4220096eull, 0x3dd4e972ull, 0xc19ccabeull, 0x3fac478eull, 0xc24acb5dull, 0xbe89a8a4ull, 0x41b2afb0ull, 0x41f838b3ull, 0x40a4e0e0ull, 0xbcc4670aull, 0xc120d1a8ull, 0xc245a84eull, 0xbcacfa65ull, 0x3ea97b77ull, 0x3d07b2d1ull, 0x42cb8f71ull, 0xc0f202c2ull, 0xbfb1b828ull, 0xbee70536ull, 0x3f20cc93ull, 0x3f02bc6eull, 0xc2bbdf0dull, 0x41f88edeull, 0xbe11e64aull, 0x40789a17ull, 0x42a6f842ull, 0xc04387e0ull, 0xc0d5e2fcull, 0xbee4d099ull, 0x3fa4a832ull, 0x40dc9a9cull, 0x41e18798ull, 0x4214516aull, 0xbf56e6e9ull, 0xbfde204full, 0x3db859dcull, 0xc0a70137ull, 0x3ffec8acull, 0x3f45a659ull, 0x426b349aull, 0xbe2b0dc9ull, 0x3e434943ull, 0x3d6163baull, 0xc0a0fc48ull, 0xc15830f5ull, 0x3d2af5b3ull, 0xc0ec0455ull, 0x4106f631ull, 0xbf46dfc4ull, 0x3f926f79ull, 0x3deac170ull, 0xc2867e6bull, 0x3e30887bull, 0xc1c44546ull, 0x3dbf79bbull, 0xc15ad9feull, 0x4024ad13ull, 0xc01f0dd3ull, 0xbd2a2edaull, 0xc0295c67ull, 0xc1a36a65ull, 0xbfbd8ba0ull, 0xc1b35beaull, 0x4236b900ull, 0xbceabb26ull, 0xc12b232cull, 0x3e7b4030ull, 0x3eb29680ull, 0xc0169237ull, 0xc29e9530ull, 0xc0467b0aull, 0x3e417bd4ull, 0xc19bdba2ull, 0x42061074ull, 0xc1e94500ull, 0x3f0c10a8ull, 0xbccaf0cdull, 0xbce2cd2aull, 0x3d03ba4eull, 0x411456ecull, 0xc284dc80ull, 0x3f1b915eull, 0xc1148d24ull, 0x4126008dull, 0xc10466b6ull, 0xc14dbf1dull, 0x3db51608ull, 0xc276ddf8ull, 0xbf1d8e25ull, 0x3e9f2b31ull, 0xc2a687e4ull, 0x3cf3cc52ull, 0x40fd85bdull};
+__global__ void mma28(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma29_a[] = {0x381ea5f6ull, 0x4776d334ull, 0xd71b4e74ull, 0x4d8ab5e1ull, 0x2c19ab32ull, 0xc5a5cd1cull, 0xd175d239ull, 0x26aa498bull, 0xa8583e8dull, 0x52beba25ull, 0x410841c9ull, 0xc475c94bull, 0x414cae40ull, 0xb28eb85full, 0xb0c830cdull, 0xc58a53b4ull, 0xc4dc44dfull, 0x343a3cd4ull, 0xb9bcd30cull, 0x2ba942a5ull, 0xb33352daull, 0x54542c11ull, 0xa94cc4ecull, 0x4cdd48a5ull, 0x245cbd20ull, 0x26a1b083ull, 0xcf27c874ull, 0xc3234c9eull, 0xc279bd82ull, 0xc8e7bb0bull, 0x37e22410ull, 0xc17239d7ull, 0xa6914b5bull, 0xd17331b1ull, 0xbd443607ull, 0xa52eb311ull, 0x3e63d54dull, 0x565a26e2ull, 0xb2eb2b13ull, 0xc7c5c110ull, 0x3d2d3c4eull, 0x4ac24d36ull, 0xb169a40bull, 0xce4b2959ull, 0x4b7d5524ull, 0xbd205737ull, 0x28ecae2cull, 0x30bcbedfull, 0xd681b0a5ull, 0x4a03cf85ull, 0xbccf37ccull, 0xbed22866ull, 0xd163b5e3ull, 0xb1573246ull, 0xa61ec629ull, 0xbeaeb416ull, 0xaa70d7eeull, 0xaf4da4cbull, 0x4efe4bafull, 0x46cab0f7ull, 0xd4cbc757ull, 0xa762d29aull, 0x4aa3d41bull, 0x54c5304aull};
+static const unsigned mma29_b[] = {0x38213e5eull, 0xab9424d6ull, 0xba6755b9ull, 0xd526d351ull, 0x42612f4aull, 0x280db9eeull, 0x4d8e4b77ull, 0xb127ad8cull, 0xcb1dc4f8ull, 0x53d42c06ull, 0x3d5d3f5cull, 0x3ac93a9dull, 0x4339d333ull, 0x2d57c79dull, 0xb775ad1eull, 0x37f225ffull, 0x518bbcc4ull, 0x3945342aull, 0xc5bfaf9dull, 0x355c39b4ull, 0xd0174592ull, 0xba0ecc81ull, 0xacb6d278ull, 0x3ba1c8aeull, 0xba80b832ull, 0x44454f44ull, 0xb297302eull, 0x2e194a1eull, 0xd12e4708ull, 0x3d202d3dull, 0xcfc63977ull, 0x3eee2e01ull, 0x3663b190ull, 0xce4c4c12ull, 0x3585d6a6ull, 0xcb145198ull, 0xd67fd471ull, 0x47334de3ull, 0x340841c4ull, 0xd038d404ull, 0xb824c038ull, 0xb8abc646ull, 0xa7395014ull, 0xb058b8acull, 0x25d74190ull, 0x53f6b78full, 0x3c8cd377ull, 0xd1f1bb9bull, 0x53e427d1ull, 0x54b7c33full, 0xd5343ee2ull, 0x53eebbcaull, 0xd054d4d0ull, 0xb0ae2f2dull, 0xbfacb44aull, 0x43112ef5ull, 0x36bdac3bull, 0xadbfd0c1ull, 0x515fc948ull, 0xc91c4e2cull, 0x3b583435ull, 0x3c0655c8ull, 0xab0c552bull, 0x453ec921ull};
+static const unsigned mma29_c[] = {0x2c09cb74ull, 0x272224f1ull, 0xa4d8d66bull, 0xcdf141f0ull, 0x4babb204ull, 0x4c3d40f4ull, 0x4931b9daull, 0x268037d7ull, 0xd59e5504ull, 0x2588d638ull, 0x283f281dull, 0x3d60ae47ull, 0x3f8b2740ull, 0xbc79b405ull, 0xbccc2941ull, 0x3a622600ull, 0xb6264a3cull, 0xc6b53a6aull, 0xb0f833fbull, 0xa8c84f6cull, 0xc173d6e4ull, 0x3b96a5b4ull, 0xd16d5180ull, 0x2b3933eaull, 0xcd895526ull, 0x5578aaf3ull, 0x35e5b6f7ull, 0x2621a8d4ull, 0x34b84bcfull, 0xad76d409ull, 0xc798b5c5ull, 0x38d8c1c3ull, 0x4535d22cull, 0xac78bd49ull, 0x47d0c9e7ull, 0xca4f5396ull, 0x2cb24ebbull, 0xafce3f7aull, 0xb2283adaull, 0xd27629abull, 0xc188c8c5ull, 0xb7623593ull, 0x3c13cc54ull, 0xb2c24849ull, 0x4d31d134ull, 0x2dccb5fdull, 0x2a78c4b8ull, 0x4eb5c0fdull, 0x40253e05ull, 0x32e9b991ull, 0x4720adb6ull, 0x452db22eull, 0x423d496cull, 0xb2754700ull, 0xc0aa48d8ull, 0x4a7757f0ull, 0xb7efbac4ull, 0xca2fcd25ull, 0xd38d2949ull, 0x25072b59ull, 0x49a741a9ull, 0xa6a3a418ull, 0x3722b406ull, 0xceb4b271ull, 0x28ce4a43ull, 0xa7cabb62ull, 0x52a8aaaeull, 0x49844440ull, 0x477330c9ull, 0xa6f026fcull, 0x41a04d24ull, 0x57723a2aull, 0x32db360full, 0xd24bd271ull, 0xc0a75741ull, 0x4d05478cull, 0xa819ca4dull, 0xa794502aull, 0x51b832b5ull, 0x3bb5ab8full, 0xc5413470ull, 0xd67739c2ull, 0xb4dc349eull, 0x48f1a73bull, 0x3b3f34c4ull, 0x3e07b162ull, 0xb74b3716ull, 0x42645725ull, 0x4c1f3b1eull, 0xcedabfdcull, 0x3fbccbc2ull, 0xd43f317full, 0x4a6ed4acull, 0xc924cef6ull, 0xa5b9c43eull, 0x4c63a686ull, 0xd4d9b5c4ull, 0x373bc0c1ull, 0x4460c18bull, 0xd4dba50eull, 0x5559426cull, 0xcf4f4195ull, 0xa5c1d56eull, 0x4a35c952ull, 0x334eb80bull, 0x31fdbe35ull, 0xd73aa85cull, 0x516f4513ull, 0x34b2b7deull, 0x3033385eull, 0x489d50e1ull, 0xb29c4b67ull, 0x5710450full, 0x400cb7e6ull, 0x57d14c79ull, 0xb951c3f3ull, 0xc44d415aull, 0x4411aa18ull, 0x4dda4e4bull, 0x2845c7b8ull, 0xd3d8d70eull, 0xb8c12f1aull, 0xd6a7d764ull, 0xce25d703ull, 0xc35fc724ull, 0xb32b2937ull, 0x519ec782ull, 0xca57b3cdull};
+__global__ void mma29(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma30_a[] = {0xa4cd3108ull, 0xbd685339ull, 0xb9b3a43full, 0x3060c477ull, 0xb5d6c2a6ull, 0xc2f24e65ull, 0x44fda5b5ull, 0xb80eac8dull, 0x45a3ccdbull, 0x3dddb480ull, 0xc3ae30e6ull, 0xaaf54ba4ull, 0xccb74e77ull, 0x2df6d0c7ull, 0xc75fbaffull, 0xc8be25e3ull, 0x427dd51aull, 0xcd30c3b6ull, 0x2b0b26d2ull, 0xabdc495full, 0x37804a65ull, 0x4cac3742ull, 0x2a3aadcdull, 0xd708393cull, 0xb9124dc0ull, 0xa51fb047ull, 0xd569acf2ull, 0x40e03425ull, 0x333fb9e1ull, 0x278d2c0full, 0x471ab112ull, 0xc81d5795ull, 0x3218b6eeull, 0x35e1c299ull, 0x471e3a55ull, 0x27ab4c19ull, 0xac04514cull, 0xc89cd232ull, 0x3819cef5ull, 0xc2f62ce8ull, 0x51e63317ull, 0xc802bf46ull, 0x3ea3b100ull, 0x3927bc45ull, 0xc2085531ull, 0xd095b149ull, 0xb3354411ull, 0xca6054d9ull, 0x376c5239ull, 0x27a35671ull, 0x44a7b1e0ull, 0xca8048ffull, 0x3ec5c580ull, 0x46fecc03ull, 0x36d9260cull, 0xc6f7afb4ull, 0x4627a626ull, 0xd3f6d211ull, 0x423fad85ull, 0x3104cf23ull, 0x4f733a2aull, 0x33f8c39bull, 0x56732d9eull, 0x3ef354c0ull};
+static const unsigned mma30_b[] = {0xb4b14c82ull, 0x39912eb1ull, 0x321ec258ull, 0x287f504eull, 0xa432d008ull, 0x4c6ecc1full, 0x50b4ce2cull, 0xc1adb5e0ull, 0xcbd34970ull, 0xb1955693ull, 0x3e773f31ull, 0x537f27b3ull, 0x418a36efull, 0xc0c4a7c2ull, 0x473b347cull, 0xc8d23b10ull, 0xd5a3bb69ull, 0xcff8c964ull, 0xc7d53e74ull, 0xa569a474ull, 0x356c40cdull, 0x266ba445ull, 0x4bdb27beull, 0x3ef5d00eull, 0x3696d000ull, 0x56fca736ull, 0x316ba56bull, 0x4f22a767ull, 0xad092ac8ull, 0x37c937a1ull, 0xaeeac76eull, 0xafebb36full, 0xa99d4c7dull, 0x3f41ad9aull, 0xc94532a0ull, 0xcfdebd7cull, 0x52fda4f9ull, 0x28d8d3e9ull, 0x535a515full, 0x3200b715ull, 0xccd4b575ull, 0x55a4bfaaull, 0x307cc98bull, 0xce8ed451ull, 0x30bcbc7dull, 0xd049a979ull, 0x4557576full, 0xb425aaf2ull, 0xae4f513dull, 0xc2c748deull, 0x3e612ed4ull, 0x2c9d52caull, 0x2d97ac59ull, 0x4b5aa625ull, 0xcb33ac79ull, 0x4186d0b0ull, 0xbed6bb8full, 0xc7d9d1b3ull, 0xa8f6455cull, 0xb054add0ull, 0xc3a43009ull, 0xb4ab38d8ull, 0xcd4627edull, 0xa9dda5aaull};
+static const unsigned mma30_c[] = {0x4f13b371ull, 0xc3b1b0e3ull, 0xc338c31cull, 0xb84dd3d7ull, 0x4b5f4907ull, 0x3ce23663ull, 0x440d4ad5ull, 0x4813ce13ull, 0x4213ba77ull, 0x2e92cf9full, 0xc732ca91ull, 0x491b5717ull, 0x2651bf20ull, 0xca0d4d2eull, 0x2931be1full, 0xd2324229ull, 0x3b053ca9ull, 0x360338ddull, 0x50a4bbd9ull, 0x3b76b626ull, 0x519856faull, 0x4586c665ull, 0xc8acd590ull, 0x342eb53eull, 0xb0e7d432ull, 0x32c0b086ull, 0xc58c4633ull, 0xa7de263cull, 0x4b36d758ull, 0x44db2714ull, 0xb46d2debull, 0x563a4d0bull, 0xce7143ebull, 0xb9a52b93ull, 0x568d46ddull, 0xa8054117ull, 0xa7d2c54aull, 0x4eb1c544ull, 0xd5d62d78ull, 0xc9b5bca3ull, 0xc7fdbd50ull, 0x2b40bf8full, 0xd15f4c74ull, 0x4746d545ull, 0x3c0b4784ull, 0x5304d561ull, 0xb237aac2ull, 0xd1682d4aull, 0xc2852619ull, 0x2e0dd5abull, 0x2c4d2b64ull, 0xcc494305ull, 0x41f4d61cull, 0x5222bcd4ull, 0x274cbe8bull, 0xaa57c3a6ull, 0x4fb042ebull, 0xaf0dbab7ull, 0x29acb439ull, 0xb6b1a6b8ull, 0x4610c75cull, 0x294c5511ull, 0x35f0c1a8ull, 0xaeb14758ull, 0x2bdc3e15ull, 0x43053398ull, 0x32aed533ull, 0xcfdbb456ull, 0xc4ec396bull, 0x47b23f7aull, 0x248abeeaull, 0xb9e6b9c4ull, 0x4456bc60ull, 0x51aa3ed6ull, 0x299d2fd3ull, 0xb616a85full, 0xd6b94458ull, 0xa5c9b57cull, 0xb73ed5a6ull, 0xa7cfba44ull, 0x47fc391bull, 0x479551c3ull, 0xcf9c3239ull, 0x565dcd8eull, 0x3fb3d7a0ull, 0xa980418dull, 0x4c945485ull, 0x3499aa4full, 0xcf704586ull, 0xa9e93768ull, 0x291aa409ull, 0x32b8a769ull, 0xbfd62f65ull, 0x40ecd206ull, 0xd386321cull, 0x48f3bcf6ull, 0xcf8140e5ull, 0xceb84088ull, 0xab50a568ull, 0xb009bfebull, 0xb4d546d9ull, 0xc19bd53bull, 0xa45fc090ull, 0x416ed6bcull, 0xc5ce36f4ull, 0x38853d43ull, 0x56af33b4ull, 0x57cdc878ull, 0x31b3c168ull, 0xa52e5469ull, 0x4fe352e0ull, 0xb34d2574ull, 0x32344220ull, 0x26d2ce58ull, 0x24902464ull, 0xa4b8c27eull, 0x435537adull, 0x4eec47a4ull, 0x2de34628ull, 0x2693a8a5ull, 0xce8bc485ull, 0xbf86b7ebull, 0xc058271bull, 0x2cb22836ull, 0x36e0a458ull, 0xbebba8e9ull, 0x29ea3319ull, 0xc6dc28d8ull};
+__global__ void mma30(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma31_a[] = {0x57122841ull, 0x33113f0cull, 0x38e0bacfull, 0x4684ba24ull, 0xd682b240ull, 0x2c37412aull, 0x49502d5cull, 0xbdccc711ull, 0x4a4e51efull, 0xbd4b2cadull, 0xad6ebe21ull, 0x5331d19full, 0xccecb2ecull, 0x2f97a802ull, 0x5199255eull, 0x3609294cull, 0x29dfc10cull, 0xc8d948deull, 0xbfff4eb7ull, 0xb4dfd04eull, 0x279428bbull, 0xa9d93a4bull, 0x4075afbbull, 0x57d9ce8cull, 0xc1842e93ull, 0xb151cbf2ull, 0x3abdc861ull, 0x308d2aadull, 0xca71bf90ull, 0xc94ecfa2ull, 0xd4b8cc69ull, 0x31fe48d2ull, 0xabda301dull, 0xce80b299ull, 0xa7ef30efull, 0x4dd9d4fdull, 0x3aeec5b3ull, 0x2d7a4f5full, 0xcd0e468cull, 0xaab25738ull, 0xd3abb827ull, 0x336b34caull, 0x50db3749ull, 0xa8f04d6aull, 0xb8d9b31cull, 0x48a2be7dull, 0x51824b5full, 0xa87f4b7dull, 0x26ea2c28ull, 0xb32d4077ull, 0xc78e260full, 0x3f7cb0a9ull, 0xd0f9330bull, 0xab5555c0ull, 0xcf8acc69ull, 0x323a5771ull, 0x55684468ull, 0xc779394bull, 0x44f1bb06ull, 0xa5dcc1c6ull, 0x2ba3bfd0ull, 0x2533bae0ull, 0x357d3ef6ull, 0xb18436a5ull};
+static const unsigned mma31_b[] = {0xb2dfc607ull, 0xd44f4529ull, 0xcc712b18ull, 0x28c03b15ull, 0x4ded2b6bull, 0xb96a313aull, 0xd4cfb551ull, 0x527c4078ull, 0xad1728caull, 0x415fd79eull, 0xabb3bbd7ull, 0x2a7d47f3ull, 0x461abf56ull, 0x40b4d064ull, 0x2c44a82full, 0xa97bb225ull, 0xbfb4ce86ull, 0x3a8253dcull, 0x38b9322dull, 0xd09f506dull, 0xc3914f9dull, 0xce2eb197ull, 0x5799aa5eull, 0xaa034cb7ull, 0xc5edd15bull, 0x53bfd271ull, 0xb8cc3e43ull, 0xbb5db6adull, 0x37c556b2ull, 0xbf0ccdebull, 0x4d10cd2full, 0xb62dd6acull, 0xac14acf2ull, 0xb8f131d5ull, 0x33094ebfull, 0x2ba248d7ull, 0x2ce34715ull, 0x560b2d7cull, 0x47b2b189ull, 0x300bbfbfull, 0xa46350f6ull, 0x4d18d2deull, 0xb110c6a0ull, 0x4a77d4bbull, 0xb474cb4eull, 0xb2493668ull, 0x4458442bull, 0x48f2b47eull, 0x2a0e3565ull, 0x28394fecull, 0xd4e8c99dull, 0x5626244bull, 0x43f0d599ull, 0x3636517dull, 0xc0843d25ull, 0x2beeb380ull, 0xb5fe302aull, 0x51ebcb68ull, 0xc35bc661ull, 0x3380bddbull, 0xcaa8b035ull, 0x36772c32ull, 0x2da83502ull, 0xbb19a553ull};
+static const unsigned mma31_c[] = {0x404756d8ull, 0xbe1bc916ull, 0x414701dfull, 0xbe5877f2ull, 0xbf004780ull, 0xc1e4677bull, 0xbdcc9943ull, 0xbd7df444ull, 0xc067631full, 0xbe4794d7ull, 0x417381f9ull, 0x42948a4dull, 0x3dfe20eeull, 0xc12edbbaull, 0x3ee0a232ull, 0x3e6266ebull, 0x41240207ull, 0x42e9eda5ull, 0xc07d8ab0ull, 0xc2568d0full, 0x41a76866ull, 0xc00199d3ull, 0xbe60bfa7ull, 0x408c2582ull, 0xbe5cab10ull, 0x404fc2adull, 0xbda7b99cull, 0x403d9757ull, 0x3ea28b3eull, 0x3dc832d9ull, 0x41e50df8ull, 0x40da4a93ull, 0xc20a85caull, 0x3dc17f37ull, 0xc1b5af94ull, 0x4019e9beull, 0xbdf8e23aull, 0xbcea4c5dull, 0xbcd9d246ull, 0x3cc5c4ffull, 0x423d5efaull, 0x42152650ull, 0x40812567ull, 0xbd5f6949ull, 0x41298684ull, 0x401b4592ull, 0xc1394322ull, 0x3ed3c4a8ull, 0x3eeb59c9ull, 0x3e82e4edull, 0xbdae0b62ull, 0xbd98f885ull, 0xbfc81ffbull, 0x3d90a373ull, 0xbe25dd25ull, 0x3d28049full, 0x3e5790b2ull, 0x429981e0ull, 0xc26a8a76ull, 0x419bce9aull, 0xc29fb17aull, 0xbdb86b17ull, 0xc164fe45ull, 0x3f59c565ull, 0x3c85143cull, 0xc122cbadull, 0x425685b9ull, 0xc2a4449dull, 0x40c48fe7ull, 0xc0f04768ull, 0x407199a6ull, 0xbd77b360ull, 0xc171b9a0ull, 0x3cbfafa3ull, 0xbf7d531dull, 0xc030d1b7ull, 0xc09586ffull, 0xc1f15b61ull, 0x3e029e86ull, 0x42857055ull, 0xc115c83bull, 0xc0ca1f4dull, 0x3e26b360ull, 0xc2008471ull, 0xc091d010ull, 0xbfcc8eb5ull, 0x3ffe6319ull, 0xbcb2dd00ull, 0x3e0d2c72ull, 0xbdf56840ull, 0xc13f346dull, 0x4245929aull, 0xc25dd39dull, 0x3f46f5b4ull, 0xc1762618ull, 0x416d3232ull, 0xbc9f4d42ull, 0xc07bc76cull, 0xc1386380ull, 0x428eeb36ull, 0xbf3cb1aeull, 0x409bb552ull, 0x40f1bcadull, 0x41382996ull, 0xbd652ae3ull, 0x3e0d1d58ull, 0x3e1c09fdull, 0x426e8b98ull, 0xbd4df390ull, 0xbfb8dc25ull, 0x42fd48beull, 0x42e55001ull, 0xc0586ce2ull, 0x3db18f04ull, 0x3ede0043ull, 0x40cd56d6ull, 0x3e2bd725ull, 0xbed5daa1ull, 0xbdf28ea8ull, 0x41b5cc2dull, 0x41832ef4ull, 0xbdddce39ull, 0xc0340afcull, 0x3f31f492ull, 0xc14b53e8ull, 0xc1754287ull, 0xbd7c0b64ull, 0xbce9e475ull, 0x419006e3ull, 0xbed95351ull, 0xbfe5cbe3ull, 0x40b78096ull, 0xbdf01964ull, 0x3d02f520ull, 0x3d1dcdd3ull, 0x41f071a2ull, 0xbf9e474dull, 0xc15606a3ull, 0x3cca4777ull, 0xc0295704ull, 0x41663d38ull, 0x42b6a091ull, 0xbe273a75ull, 0x41b0ccd1ull, 0x406af936ull, 0xc15129e2ull, 0xc035d99bull, 0x428d1ce1ull, 0xbf7b2689ull, 0xbf803282ull, 0xc2fad559ull, 0xbc96cfacull, 0xc0e5a4b5ull, 0xbfe830aeull, 0x412a0fe5ull, 0xc2ccfcefull, 0xc0ce8630ull, 0x41a91c88ull, 0xbe353d21ull, 0x3d2b20f2ull, 0x42519e78ull, 0xbcd9e875ull, 0xbf6a8781ull, 0xbff54249ull, 0xbf96e564ull, 0xbdf276fbull, 0xbe89a01bull, 0xbfa1ed9eull, 0x3f653d45ull, 0x3cdd9c72ull, 0xc125e38eull, 0x3ef5fcf8ull, 0x41b50f7bull, 0x40f96a82ull, 0x3ce4b8d7ull, 0xbe0e71d2ull, 0x3fd89aa6ull, 0xc0467648ull, 0x42b02251ull, 0xbfe8c848ull, 0xbe614006ull, 0xc2974f83ull, 0xc20b1055ull, 0xbd1ab9c8ull, 0xbc9a485aull, 0xc05fef27ull, 0x4241888eull, 0xbfaef078ull, 0x40f36838ull, 0x3e7339b1ull, 0xc2a6eb87ull, 0xbe3bea93ull, 0x400f699full, 0x409101c0ull, 0xbd5beb88ull, 0xbe8a9610ull, 0xc09031b5ull, 0xbdc3e9a3ull, 0x3cd4a934ull, 0x41c55b1aull, 0x40cf9779ull, 0x3e8fddeaull, 0xbd884a05ull, 0xbeea0d95ull, 0x405d5c69ull, 0xbd1533abull, 0x3eb0aa71ull, 0xc20c30d6ull, 0x3e5eebacull, 0x3ef58b74ull, 0x42d8211aull, 0xbfeee1a7ull, 0x3ef69a68ull, 0x402b7422ull, 0xbd212d3dull, 0x4277c2f3ull, 0xc18f6b86ull, 0xc0cddb1full, 0x3eba1e58ull, 0xc1a7d9b2ull, 0x3ec9125bull, 0x3d91c27cull, 0xbece833cull, 0x42a4202bull, 0xbc83ee96ull, 0xc2f0e1ceull, 0xbd82ec40ull, 0xc004e05cull, 0xc294144bull, 0xbe240e52ull, 0xbd63b9b1ull, 0xc08fe23aull, 0x3cbf3373ull, 0xc176fd3aull, 0x3da7895eull, 0xc082cc8cull, 0x3da3e3daull, 0xbecac45full, 0x42e11182ull, 0x41455e54ull, 0x4020665full, 0x42d93e15ull, 0xbe24b7c9ull, 0x3f3b376eull, 0xc14c9dc2ull, 0x3ee5d60eull, 0x3ef9d18bull, 0xc22ad852ull, 0xc102ffa6ull, 0xbda3f23full, 0xbd05e0cbull, 0x3fd3f083ull, 0xc0c32105ull, 0x3df40beeull, 0xbf450c5cull, 0x41c13852ull};
+__global__ void mma31(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma32_a[] = {0x449f2ab1ull, 0xce3d3c79ull, 0xaed8d08dull, 0xbe4a333full, 0xaf51517full, 0x31c9cc69ull, 0x4f97b079ull, 0xd7a3320cull, 0xaf863198ull, 0x3b31c23aull, 0xd2caad2bull, 0xa7da3018ull, 0xbee9d7c7ull, 0x3bff541aull, 0xb61e43dbull, 0xd33ac2ceull, 0x2bcdb10full, 0x2ecfaad3ull, 0xb799424dull, 0xb1f5ceb4ull, 0xcb043d44ull, 0xc6ced565ull, 0x530934b6ull, 0xc0183a1eull, 0xd50ed43bull, 0xd062be82ull, 0xcf5bb236ull, 0xcc16ac90ull, 0xb004b6acull, 0xd1074a55ull, 0x2afe4923ull, 0xb7a5c996ull, 0xccd156aeull, 0x273ea740ull, 0x5332b627ull, 0xbb792728ull, 0xabaeb07full, 0xc5af2a79ull, 0xaf4fc5a6ull, 0x3079361bull, 0x505fc2a2ull, 0xa838a6f8ull, 0x2468329full, 0xce0fd1a7ull, 0xc05f2abfull, 0x2d47a7b1ull, 0x4c843c09ull, 0x30433bf1ull, 0xc594c68dull, 0xcce7ad5dull, 0x4c16d118ull, 0x251f5339ull, 0xb3934a18ull, 0x2b39b83aull, 0x5092b5c3ull, 0x2ae4d208ull, 0xce7d2ba2ull, 0x25292dd9ull, 0xc9dad00dull, 0x3736c27bull, 0xc61145ebull, 0x28a6cf30ull, 0x478bd590ull, 0xc9b53767ull};
+static const unsigned mma32_b[] = {0x48e92696ull, 0xa77d3c57ull, 0x40022603ull, 0x2a8cc3f7ull, 0x252154a0ull, 0xc50c4594ull, 0x36022a08ull, 0x4384ae56ull, 0xc1d5b9c5ull, 0xd7e529e5ull, 0x46e3cec8ull, 0xc33f3c94ull, 0x56b0b1efull, 0xccf949eaull, 0x4fec4d8full, 0xb941b05bull, 0x25b654a3ull, 0xb77f27f5ull, 0xd19fb864ull, 0xbdf4a591ull, 0x4cc5ad0eull, 0x2d8badc7ull, 0x2ca357eaull, 0x249fa80eull, 0xcaf74d01ull, 0xa8e1bfdfull, 0x3034cd26ull, 0x52d6b30eull, 0x312f2d42ull, 0xc639c670ull, 0xbfe0a8b5ull, 0x4c2f378aull, 0xc82d41f7ull, 0x3e723499ull, 0xb5d1bec2ull, 0xbf9d32c0ull, 0x5349ab3cull, 0x4d00c27eull, 0xc0daaf2full, 0x3958b23bull, 0xad212c5cull, 0xcecc45f8ull, 0xbab5bb8cull, 0x3746bb31ull, 0xa601b95cull, 0xd78f2ad2ull, 0x260fd349ull, 0xad1128a9ull, 0x380d2661ull, 0xbdaf30f0ull, 0x4a39c50cull, 0x46c85104ull, 0x2d5bb3abull, 0xd78825f5ull, 0xa4be495dull, 0xbbe2cf11ull, 0xd069cd2eull, 0x3cc7a6f8ull, 0xcaccc471ull, 0x2fa525a9ull, 0xb5e9a6f4ull, 0xc6d03ca0ull, 0x36993998ull, 0x389f3b91ull};
+static const unsigned mma32_c[] = {0xbd09c88aull, 0x41b3bae5ull, 0x3716404bull, 0x562931bbull, 0x53c1b8e9ull, 0x4ccecb23ull, 0x24e82f45ull, 0xc77cd45full, 0xce0cbc8aull, 0xc0ab3d5bull, 0xc087c2c1ull, 0x468da99dull, 0xd0b1d4b9ull, 0xcd424d18ull, 0x3e2fb7d3ull, 0xa5a33f3dull, 0x4ca7b53cull, 0x48e7c9faull, 0xbcfccec1ull, 0xbd6326b0ull, 0xcee9a99bull, 0xc0adbc40ull, 0x2eafc25dull, 0x4a1540ffull, 0xcc3525d7ull, 0xc116b339ull, 0xa61f3306ull, 0x53812fa8ull, 0xb31f5557ull, 0x4d5aa510ull, 0x28bd2bdfull, 0xcdcc5264ull, 0x54f1555bull, 0xc1a4d099ull, 0x4930aa56ull, 0x37573431ull, 0x4387acd5ull, 0xd26948d9ull, 0x55534ed8ull, 0x50d2cd55ull, 0x336730b2ull, 0xb8dbb3d3ull, 0xbbf7433bull, 0xc45da846ull, 0x3fb0be35ull, 0xd531258full, 0x37e5baecull, 0xab1b2682ull, 0x26adb453ull, 0xcf72b4deull, 0xb9e0d766ull, 0xb0a9385cull, 0x2b9dbd85ull, 0x4b2ed39dull, 0xd320bab4ull, 0x3cfa53afull, 0x3fe854f2ull, 0xb169b2cdull, 0xceb7bf3eull, 0x465aaeddull, 0xd0074678ull, 0xbe4154d8ull, 0x3c6a3521ull, 0x3c105155ull, 0x5439d4e1ull, 0xaed047cbull, 0xa7e3274eull, 0xbfd44ad9ull, 0x3a3727f7ull, 0x454044bdull, 0xb810ccf5ull, 0x2c0124aaull, 0xcef4c3afull, 0x53a34398ull, 0x53d23a64ull, 0xbc4fbcadull, 0xb631ccb2ull, 0x4c795730ull, 0xc6593e5eull, 0x3f0b4229ull, 0x38894149ull, 0xad4d3ba6ull, 0x2bfda8b5ull, 0xc1773019ull, 0x2890b5bbull, 0xbfe0adcaull, 0x52d8a8c3ull, 0xb4284874ull, 0x28114a31ull, 0xaad0a8c0ull, 0xacf448fbull, 0x3455d706ull, 0xa9d42d8dull, 0xb00dd799ull, 0x4bf14c9aull, 0xc20cb423ull, 0x4bbdacbbull, 0xae2da6b7ull, 0x378abb93ull, 0x3a7bc96dull, 0xd5f8d58cull, 0x49c242b9ull, 0xa47a37d1ull, 0xd3bc2d85ull, 0x32603080ull, 0x2fd72c5dull, 0xc35dd5a2ull, 0xc525cb68ull, 0xbb36c1ceull, 0x24f2c9eaull, 0x246c2c45ull, 0x53bb56c6ull, 0x288b3bb5ull, 0x4ef353b7ull, 0x4606b1c1ull, 0xc469ca18ull, 0xa9574df9ull, 0x4b7bb815ull, 0xad3aa6a1ull, 0x2abe33b5ull, 0xc4d2cdfdull, 0xc1f12ba6ull, 0x28532480ull, 0xc8134856ull, 0xac69c0caull, 0x2a29ae56ull, 0x2bfb34c7ull, 0x2ccd4e5cull};
+__global__ void mma32(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma33_a[] = {0xcfe65674ull, 0xb45f3104ull, 0x4cf2ae86ull, 0x33d93293ull, 0x434d48a5ull, 0x2cd2575dull, 0x45d3c187ull, 0x2c5732edull, 0x2e6ecf54ull, 0xaf5bb480ull, 0x2e10407cull, 0xbaf13ed9ull, 0x573e28edull, 0xd263b575ull, 0x3c9bc83aull, 0x44fb54e6ull, 0x5276d1b1ull, 0x306b29a2ull, 0x452cd3b0ull, 0xc594528dull, 0xb6744491ull, 0xb24fad25ull, 0xa5eab544ull, 0xba91d739ull, 0x57f2b3c5ull, 0x5771397eull, 0xd47c2d3aull, 0x2c7aa796ull, 0x3c7b4ea7ull, 0xa8404d54ull, 0x31d53c8eull, 0xcfaca861ull, 0xb176a871ull, 0x24252617ull, 0xabf92533ull, 0xb3e552deull, 0xb5fd359full, 0xd440cb95ull, 0x38644cd2ull, 0x4a63522full, 0x36a23644ull, 0x24dd43c5ull, 0xcb81cc67ull, 0xa47cb81cull, 0xa531b241ull, 0x3da1c979ull, 0x38882b6bull, 0x537a3813ull, 0xc9b8c669ull, 0x365f4ea9ull, 0xc03fccb6ull, 0xd0d9cff1ull, 0xa71abe66ull, 0x300a3b30ull, 0xcca25561ull, 0xc9b0bc19ull, 0xbb3c3fd8ull, 0xd17a3b2bull, 0xcd72a848ull, 0xa5843b38ull, 0xca8ba552ull, 0x29e044c5ull, 0x528239d8ull, 0xa945246eull};
+static const unsigned mma33_b[] = {0x25c934f9ull, 0xd2e1cc3dull, 0x5392b4c1ull, 0xcd98565cull, 0x2ac7b631ull, 0x3c3b3645ull, 0xb0834d0dull, 0xb428c731ull, 0x469b437aull, 0xbb04c929ull, 0x35414d4dull, 0xc47b4c77ull, 0x44143345ull, 0xc8eab519ull, 0x37272964ull, 0xaf4dcb05ull, 0x4e62564dull, 0xbb05c122ull, 0x2540b48eull, 0x47dabd45ull, 0x3c2f32bbull, 0x2889c5ffull, 0x44da24b1ull, 0xc0e42627ull, 0xb49bc39aull, 0xb7a934afull, 0xa823a9a6ull, 0xc2cdb40full, 0x2ba3aceaull, 0x392842aeull, 0xd20f5209ull, 0x3a9e2598ull, 0x3fbc3737ull, 0xafd5d35aull, 0xd1a047c5ull, 0xc7ddc1bdull, 0x3ae643ecull, 0x26c852e1ull, 0x37455337ull, 0x56c73a4aull, 0x44f2ac01ull, 0xd30730b8ull, 0x5389af95ull, 0x3365cac9ull, 0x54e54e7cull, 0x486ba4c6ull, 0x35d1d245ull, 0xc8f8440aull, 0xa7c9bb17ull, 0x41faa943ull, 0x3832b726ull, 0xb6214d1bull, 0x39c3a418ull, 0x493d412aull, 0x2b7d51eaull, 0x47284a06ull, 0x489ab08eull, 0xb7f844e6ull, 0xab61ab87ull, 0xc7bb27fdull, 0x44dc32fcull, 0xb22250acull, 0xb6a33cfeull, 0x4d3e29a5ull};
+static const unsigned mma33_c[] = {0x521d3971ull, 0x4c74b135ull, 0x2e10c47cull, 0x4ecf4a6full, 0xaf7257d4ull, 0x490e32f3ull, 0xa560bddcull, 0x33cdc04dull, 0xd0cd3c06ull, 0xb897c28dull, 0x3c2db76full, 0xb172c339ull, 0xd5aab944ull, 0x3e18a54aull, 0xc43fc226ull, 0x44e92a15ull, 0x33813761ull, 0x4de33fcaull, 0x4528a894ull, 0x3f31a429ull, 0x2823afeeull, 0x55fe28b8ull, 0xd47f2a2dull, 0xcade565aull, 0xa51cbd75ull, 0x3e9751c2ull, 0x43fec5a7ull, 0x3c68b8dfull, 0xc093a8b2ull, 0xbbf93fd8ull, 0x26e4c1c4ull, 0xb7372c9cull, 0xc63f3cffull, 0xa593ab4dull, 0x29dc2873ull, 0xd37abec3ull, 0xc0dfb621ull, 0xb694bef3ull, 0xb45e4e87ull, 0x4770b54aull, 0xd2692f56ull, 0xab1fb46bull, 0x26c94f89ull, 0xd1543cadull, 0x4e66c331ull, 0x4cf6ce51ull, 0x243ed550ull, 0xbe75ad8bull, 0xcb7453c5ull, 0xa74acbdfull, 0x2b0cb316ull, 0x2f95d17full, 0x2a852e26ull, 0xc5cdc754ull, 0x57144bf1ull, 0x4ff63507ull, 0x363fad25ull, 0x557ad61aull, 0xad8cd45eull, 0x57d5beafull, 0xb5eda708ull, 0x36fcd7f6ull, 0x45ba56a6ull, 0x4cf3b7c9ull, 0x411a3ccaull, 0xb2f52e9aull, 0xc1872d4dull, 0x3ba4c96aull, 0x4127b3c4ull, 0x371c47d2ull, 0x37bfbf33ull, 0x3a33bf28ull, 0x4b562e49ull, 0xa44d3756ull, 0x2b174c2cull, 0x36c8d105ull, 0x2c46b033ull, 0xbaa4c2ecull, 0x4b0428b5ull, 0x568caa24ull, 0x56104b9aull, 0xa7b4a68aull, 0xb732b892ull, 0xc8a355e1ull, 0xd0084403ull, 0x27a94c53ull, 0xd77bd023ull, 0x3b522522ull, 0xc17a3bdeull, 0x2bc841d6ull, 0xc294386cull, 0x3d60c25eull, 0xa4534618ull, 0xaa514b5full, 0xcc29aad2ull, 0x54e72e1bull, 0x5664b0e0ull, 0xa9de55abull, 0xd1cfd2b1ull, 0x24d7259bull, 0x55c1bc24ull, 0xbf1c3a5full, 0x44ce4a6aull, 0x3ee257e5ull, 0xb8dc2e24ull, 0xb33aa720ull, 0xc2223487ull, 0xb1bc5621ull, 0xcaae4774ull, 0xb8ab55d3ull, 0x57133118ull, 0xd1f64bd5ull, 0xd6ee3c77ull, 0xc21ac856ull, 0xaa9eba51ull, 0x2747c72full, 0xd795543aull, 0xa503c39aull, 0xb4894ab3ull, 0x48d8c8e5ull, 0x324d2d2eull, 0xaf004832ull, 0xd2cc409cull, 0x43ba42c5ull, 0xd588310full, 0xb7c7bb6cull, 0x4683bd31ull, 0xaafac3daull};
+__global__ void mma33(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma34_a[] = {0x50483a3full, 0xcb4ec314ull, 0xcf50b4e3ull, 0x246e2a6cull, 0x32c7b364ull, 0xbcdc3036ull, 0x3e7c30e3ull, 0xd4eacb89ull, 0x2c32346eull, 0x44763cd2ull, 0xc824492aull, 0xaab75520ull, 0xb9dfbe31ull, 0xce832cbdull, 0x3837bf9bull, 0xd5ce4ce1ull, 0xc911c54bull, 0xa6963c19ull, 0xb9a9cbd5ull, 0xbecdc01dull, 0xaffd4896ull, 0xa4bcc700ull, 0x2505af9eull, 0xb64a4bf5ull, 0x2cf126a6ull, 0x3ee8a6a4ull, 0xc1235028ull, 0xb34c46f8ull, 0x4362298aull, 0x3dd826bbull, 0x4f91adcbull, 0x3c6d2484ull, 0x532752bbull, 0x414a4e35ull, 0xc4d2b189ull, 0x38a24f5bull, 0x39c22e04ull, 0x57b45120ull, 0xb994c471ull, 0x3f25d48cull, 0x538b55d4ull, 0x4703c57full, 0xbea1a996ull, 0xcc5bc089ull, 0x32c04169ull, 0xbc3245acull, 0xd3a82efbull, 0x35fd475dull, 0x27c7aa7bull, 0x4248cb6dull, 0xc1262d8eull, 0x44b0d305ull, 0xb5994307ull, 0xc57fa6a2ull, 0x277ac491ull, 0xb4e2cef6ull, 0xb1013dd6ull, 0x4ca7319eull, 0xaee64afeull, 0xadc9c6e4ull, 0x2ddfc2a3ull, 0xc493d3bbull, 0x5722408full, 0xba974217ull};
+static const unsigned mma34_b[] = {0x2d913e44ull, 0x2604bc41ull, 0x4a1dc886ull, 0x349d46abull, 0x35d84211ull, 0xd56ccf1bull, 0xac96ba3cull, 0x4f2fb519ull, 0xd12956c7ull, 0x3f452f9cull, 0x30825473ull, 0xd66b5375ull, 0x44fd2866ull, 0x2a754467ull, 0x4e3d524cull, 0xa711abb0ull, 0xa804c1a2ull, 0x2a6c4a03ull, 0x40dec5bcull, 0xc1c3aaa3ull, 0xa8eb244dull, 0x3ab8a77aull, 0xac9c3232ull, 0x3fc2c197ull, 0xbe122a68ull, 0xa8634a2dull, 0xa9474d03ull, 0xc3cb4dadull, 0x339129bfull, 0xad112a2cull, 0xa4144448ull, 0xbf4c4070ull, 0xa962402bull, 0xad402f0cull, 0xd14843a0ull, 0x3c65404aull, 0xbcf23be6ull, 0xb8c6b707ull, 0x40b3a7cdull, 0xd388adc5ull, 0x3164c701ull, 0xa41238adull, 0xb1b2c36full, 0x45f154deull, 0xc1d23fe7ull, 0x38b1c2d3ull, 0x48bd487full, 0x2b91270bull, 0xbbc4450eull, 0xcd1cb51eull, 0x49f3463bull, 0x42503219ull, 0x3d2eb019ull, 0x3bd9c44eull, 0xd693bfa6ull, 0xab22b834ull, 0x5091ce95ull, 0x3801c4bbull, 0xca56d770ull, 0xd5fc3557ull, 0x2fd3c8d9ull, 0x31ad33deull, 0x44dab8c5ull, 0x53203f18ull};
+static const unsigned mma34_c[] = {0xbf6965f8ull, 0x3f5346feull, 0x419e65cfull, 0xbe178bcaull, 0x3fcb08b1ull, 0x42beed26ull, 0x3ed9ffedull, 0x3fd95c11ull, 0x40ae3500ull, 0x4221f2d5ull, 0x40cf8e30ull, 0x418350aaull, 0xc15ad4ceull, 0x3cf4a8f9ull, 0xc07fb7f7ull, 0x3fa6d9a9ull, 0xbfd2c1d4ull, 0xbfac1522ull, 0x3ddedafdull, 0x3e28e65eull, 0xbecb1455ull, 0xbd490dc8ull, 0xbf70d1d9ull, 0xc238562bull, 0xbe50d231ull, 0x42992a08ull, 0x3d391ee0ull, 0x3f296e58ull, 0xbf1ee736ull, 0x3ee81cc9ull, 0x3e4fe5a2ull, 0xbec3ce01ull, 0x42a56934ull, 0x3ca77ee2ull, 0xbd534f00ull, 0x40136e74ull, 0xc2ac0200ull, 0x41b1fc00ull, 0xc0c77de7ull, 0x3fbc8534ull, 0xbe816c44ull, 0xc150a228ull, 0x41072777ull, 0x3dbd8dddull, 0x40a1327dull, 0x3ed3bd52ull, 0xbe85ff56ull, 0xc1378ee4ull, 0x3f4d2935ull, 0x41a19eaeull, 0x4074628eull, 0xbf79c1f9ull, 0x3d0de6faull, 0xc2c982cfull, 0xc01621e7ull, 0xc1bb533bull, 0x40aef259ull, 0x3e915e1bull, 0x42661bd2ull, 0x3d1312e2ull, 0xc0455673ull, 0xbedaf38aull, 0x3f60522dull, 0x3f6803d2ull, 0xbfc0d718ull, 0x40820c7full, 0x4098d832ull, 0xbd0ac22dull, 0x3e40823eull, 0xbd645766ull, 0x423f9412ull, 0x3e4068f8ull, 0xbda01e46ull, 0xbe67fb67ull, 0xc0edbd3dull, 0xbe91c931ull, 0x42968864ull, 0xc192e616ull, 0x3f6b5327ull, 0xc28721f4ull, 0x3f8e7ed4ull, 0x417b8686ull, 0xbea8ad75ull, 0x3cd9c42eull, 0xc257418full, 0xc11847c6ull, 0xbd6b06f0ull, 0x3ef2debdull, 0xbd67ee28ull, 0x3d22f0d9ull, 0x3d0bdb6eull, 0xc2e1c080ull, 0x41adacf2ull, 0xc0030b83ull, 0x40851247ull, 0xbe828454ull, 0x3daaaecbull, 0x405a50c7ull, 0xc2c9e5aaull, 0x3e1d566eull, 0xc037e00eull, 0x3ca12682ull, 0x42e310b5ull, 0x3d821aa8ull, 0xbe23ea0cull, 0xc27f2028ull, 0x4265445aull, 0x3f9c06edull, 0x4220c89full, 0x3e73771eull, 0xc0efd661ull, 0x3d77eda8ull, 0xbfa5d0e3ull, 0x3ffee5cfull, 0xbef2e35dull, 0x3de0e897ull, 0x405f25beull, 0x40b2ba58ull, 0x3cc51c9dull, 0xc097c43full, 0x41f1d24eull, 0xc2880346ull, 0xbf7cce95ull, 0x42012268ull, 0x42fb353eull, 0xc0a843a5ull, 0x4090e135ull, 0x3f098977ull, 0x402491ceull, 0x3d20eb6cull, 0xc2fde43bull, 0xbe7d5656ull, 0xbde79957ull, 0xc2f59ce6ull, 0xc0e5d822ull, 0x3f6cd8d1ull, 0xc0c67d1bull, 0x41bc5c61ull, 0x3d158afdull, 0xbf6b3922ull, 0x3d40561bull, 0xc10c5fcaull, 0xc09cb450ull, 0xbfe55e63ull, 0xbd8205a4ull, 0xbdcd5062ull, 0x3fcef9feull, 0xc25f42eaull, 0x3db3df10ull, 0xc284acdcull, 0xbf2cbe06ull, 0x402d3de0ull, 0xc257a919ull, 0x3d500de9ull, 0xbedc8e93ull, 0x3ca9b251ull, 0x3c82feafull, 0xc0fe7848ull, 0x3c85c829ull, 0x411c3d4full, 0xbff66499ull, 0xc151c5faull, 0xbf1e1b53ull, 0x3faa2015ull, 0xbf1814f3ull, 0x41a6f70full, 0x3f4d7fc2ull, 0xc18577d5ull, 0x406cfb1eull, 0x41bed606ull, 0xbf096efeull, 0xbf000679ull, 0x3dd55335ull, 0xc158412dull, 0x421d92ceull, 0x3e4d13e1ull, 0x3f44a2daull, 0xbe28d12cull, 0x40818213ull, 0xbeb50871ull, 0xc0bc6bb7ull, 0x40696cb1ull, 0xc2018da1ull, 0xc113f98aull, 0x40ce4bbdull, 0x3fe4ac7eull, 0x4195f752ull, 0xc00baff8ull, 0xbfa99c28ull, 0xc0baefd7ull, 0x4272b328ull, 0x42fe5975ull, 0x3ec15641ull, 0x3fd5d32aull, 0x3f13b5daull, 0x3d067b54ull, 0xbe674629ull, 0x3cde59ffull, 0x3c816c23ull, 0x3fa0403cull, 0xc06c310full, 0xc0276d00ull, 0xbf489113ull, 0xc0f3cf4bull, 0xbe369aabull, 0xbf8d16f6ull, 0x3e53d176ull, 0x3f683d27ull, 0x3f462080ull, 0xbe445c3cull, 0xc1252d05ull, 0xbe6c3089ull, 0x3c9bc576ull, 0xbf95faadull, 0xbcb860a7ull, 0xbd171c35ull, 0x4143b72bull, 0x422f8f62ull, 0xc02184d8ull, 0x42227570ull, 0xc17a7314ull, 0x3d1ddc61ull, 0x428275d0ull, 0x3cc76518ull, 0x3f3467dfull, 0x3d7daaa7ull, 0x3cd3bfc5ull, 0x4140e1deull, 0x3e283040ull, 0x41f97f77ull, 0xbfcbe7a0ull, 0x3d661781ull, 0x3d3129b6ull, 0xbe31aaceull, 0xc275f4efull, 0x4281b2d4ull, 0xc0b3222full, 0x403d1ce5ull, 0xbd5e43d4ull, 0xbee8873cull, 0x3d4b73a6ull, 0x4039613dull, 0xc24723adull, 0x41ac09e2ull, 0xbf05ef6bull, 0x42323a55ull, 0xbf2cd2faull, 0xbdb748fbull, 0x4073141full, 0x40ead38bull, 0x4228f767ull, 0xc229974full, 0xc19eed4aull, 0x42ee89d2ull, 0x40413887ull, 0xc29bb887ull};
+__global__ void mma34(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[8];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 8; ++i) c[i] = C[lane * 8 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15, %16, %17, %18, %19};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]), "r"(c[4]), "r"(c[5]), "r"(c[6]), "r"(c[7]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
+static const unsigned mma35_a[] = {0x4c71b82full, 0x55ecad9dull, 0x4fcecd99ull, 0x4b952566ull, 0x41572abcull, 0x3b6c3d39ull, 0x3d982fb1ull, 0x41edaa2eull, 0xd66e2b58ull, 0xbae32eb8ull, 0x5473a7f1ull, 0xb4c1c1b6ull, 0xbb09d12cull, 0x54e52913ull, 0xa881bef6ull, 0xb72e5638ull, 0x46cbaa18ull, 0xc1a63c1aull, 0xb69cb82dull, 0x3d13cdf3ull, 0xbd4224f0ull, 0xc07651f2ull, 0x35883fe7ull, 0x5602349eull, 0x290bd1b8ull, 0xa91db422ull, 0x40752d84ull, 0x268453dbull, 0x3390c04bull, 0xa642c7a7ull, 0x30304928ull, 0xc097d023ull, 0xac9eccffull, 0xab344255ull, 0xd7b1344dull, 0x426fccd2ull, 0xd665aa0full, 0xaa355742ull, 0x3d32c347ull, 0x415850b2ull, 0x4e8142e1ull, 0xd6fe2c66ull, 0xa8513920ull, 0x3c485477ull, 0xb2bc3fcfull, 0xd54e2675ull, 0x37842e0cull, 0xc4513065ull, 0xb78dd521ull, 0xaebfd101ull, 0xacb751aeull, 0xd3fa5789ull, 0xb66da57aull, 0x37003773ull, 0x3df1d5cdull, 0x3c39d149ull, 0xa6f1b514ull, 0xc8d8b4b9ull, 0xc616ad4aull, 0xa8484502ull, 0x36f8cb36ull, 0xa4b13e14ull, 0x24b03c0bull, 0x4e6c3c31ull};
+static const unsigned mma35_b[] = {0xc56041acull, 0xadbd4548ull, 0x2f353e1full, 0xc79426d6ull, 0x3a36d50dull, 0x3816c68eull, 0xc0a1386bull, 0x2f9c44efull, 0x4481d1bbull, 0x56b2b4a8ull, 0x390146f4ull, 0x53fdd766ull, 0xd4f3c6b7ull, 0xa594a778ull, 0xb2fccd46ull, 0xd1124660ull, 0x4ce2c563ull, 0x5376c694ull, 0x30d52cfeull, 0xd1be572full, 0xc7d3bce9ull, 0xc02cceb5ull, 0x24175189ull, 0x43a1ba65ull, 0x31da49c9ull, 0xc4d7b3edull, 0xccc13b8aull, 0xbaf6d517ull, 0xb7efca1full, 0xcf8da492ull, 0x3bc05633ull, 0x297d252cull, 0xcf913d2full, 0xd252cbd4ull, 0xd09fc815ull, 0xbec0c3d4ull, 0x4211be18ull, 0x37e94484ull, 0xac8cb677ull, 0x4e87c234ull, 0x4eeab3f5ull, 0xb5b23575ull, 0x54d4288dull, 0xd45341a7ull, 0xd30ab3cdull, 0xc79751c3ull, 0xc884aa27ull, 0xcb07d351ull, 0xb4c32f20ull, 0xc65ec6bcull, 0xc0203803ull, 0xb414bbd4ull, 0x31c2b34aull, 0x3bab42b4ull, 0x2a9d35e9ull, 0x4ec62e2cull, 0x471940f5ull, 0x46d5af21ull, 0x34b944b0ull, 0xb13d2de5ull, 0xb61cb267ull, 0x30d63050ull, 0xbd30c882ull, 0x34b1c9f6ull};
+static const unsigned mma35_c[] = {0x4f9eb627ull, 0xbb08cdfbull, 0x2a7b477cull, 0x4a0ad72eull, 0x2ff744e1ull, 0x25bc3132ull, 0xcc19555dull, 0xc6ea5765ull, 0x45e0cb5bull, 0xb1832926ull, 0xaf714385ull, 0x366734b5ull, 0x53c150f6ull, 0xb6c2246bull, 0xaae2d5f5ull, 0x43db2cf4ull, 0x25ccc790ull, 0xad5ab2d3ull, 0xcfa1bd7dull, 0xc3d42464ull, 0xd620c9ecull, 0x48774114ull, 0x4fd5d7feull, 0x2a3b2735ull, 0x3b992735ull, 0xd384a80eull, 0x34ad319dull, 0xd181ad76ull, 0x3c6c4381ull, 0x28d92d01ull, 0x52434d12ull, 0x27212ec7ull, 0xaefe4766ull, 0xd05b3e0dull, 0x31ca2745ull, 0xd0a84fdbull, 0xc7b42e82ull, 0xc34dcf48ull, 0xb2f14292ull, 0xb2b1405dull, 0xc2f9bffbull, 0xd1bbc8d3ull, 0x42b2cd2full, 0xc3e62c94ull, 0x379446b3ull, 0xcbf1b0f7ull, 0xc2515344ull, 0xc5a4a4c5ull, 0xa998cd89ull, 0x36e5448aull, 0x3691bc33ull, 0x37074c96ull, 0xc1aa52b8ull, 0x2d53afe2ull, 0x2b3a2589ull, 0x57c92beeull, 0xbf065732ull, 0xa56e3ff2ull, 0xbc2bc56bull, 0xad8f38a7ull, 0x479da68cull, 0x2f3fb106ull, 0xbc223c7eull, 0xa5f43459ull, 0x52ed2a7cull, 0xb4debab5ull, 0x2be3bc9full, 0x482239d1ull, 0x2df6a87dull, 0x4da9d201ull, 0xa98bc6d9ull, 0x36273957ull, 0xd238d2a6ull, 0x387cc075ull, 0xb6cdb24eull, 0x414d356cull, 0xc49c250cull, 0xc194bb08ull, 0xcb195252ull, 0xace8ab56ull, 0x4beea522ull, 0xc842c7f3ull, 0x3e05a8bbull, 0xd7d2a6f8ull, 0x51545489ull, 0x30dea488ull, 0x4e9e3effull, 0x45a9a91aull, 0x3948437full, 0xc61bbfebull, 0xb302d1edull, 0xccddbc8full, 0xbf794831ull, 0x54b93dcaull, 0x2ce9c531ull, 0x283aad0dull, 0xd44f53d9ull, 0x30634bccull, 0x3c56cdf7ull, 0xa8152c04ull, 0x307cbf47ull, 0x54ef4515ull, 0xc99848bdull, 0xd6eb4175ull, 0x34c3d7a0ull, 0x3c79a73cull, 0xb80848c7ull, 0xc2b44854ull, 0xc02d43e6ull, 0xa7e8ca17ull, 0x45c9ac2cull, 0xd470d709ull, 0x3aea57a4ull, 0xd242ad73ull, 0xa494cffcull, 0xce4147cbull, 0x3a763dd0ull, 0xb5ca2ce5ull, 0xce064058ull, 0x57fcaa17ull, 0x45363ffdull, 0x4f2e41f8ull, 0x4209412dull, 0x33f4d40eull, 0xca6f2a2eull, 0x46cd31a6ull, 0xabd9266full, 0xbcca3300ull};
+__global__ void mma35(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[4];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16 {%0, %1, %2, %3}, {%4, %5}, {%6, %7}, {%8, %9, %10, %11};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
+}
+static const unsigned mma36_a[] = {0x55e6cee0ull, 0xd286b1d0ull, 0xc1cc3e8eull, 0xcb1dbb50ull, 0xaccab418ull, 0xc91831abull, 0x3ef4cc61ull, 0xab2e2a72ull, 0xbeedcaa5ull, 0x38fbc356ull, 0x4582ce41ull, 0x27bb2f88ull, 0xbecbce31ull, 0x566bcce5ull, 0xc9b9cdb2ull, 0x54773b70ull, 0xac6ab47bull, 0x39ba3ae4ull, 0x2620bfb9ull, 0x4eea4abdull, 0xc6be2990ull, 0xb1b1d221ull, 0xc9bb2c77ull, 0xb787a9afull, 0xa719b06aull, 0x528cbdf3ull, 0xa45928fbull, 0x2b4bd67full, 0xba8bd14full, 0xb779b1feull, 0x51b943c8ull, 0xa53eb6eeull, 0xa55d3ec8ull, 0xabcdb429ull, 0xcf00560bull, 0xd6832aaaull, 0x2d72a708ull, 0xc2a2a829ull, 0x50e25591ull, 0x3776cbe7ull, 0xa8f347a0ull, 0x51d12440ull, 0xa864d753ull, 0x38c6c8efull, 0x349526d6ull, 0x523144c7ull, 0x5014d711ull, 0x431b409aull, 0x3717be4bull, 0x31243c14ull, 0xb029cf37ull, 0x3046c889ull, 0xbbff339aull, 0x531cd616ull, 0xd2fdae6cull, 0xc51757a9ull, 0x3387ad6bull, 0xb3e72b93ull, 0xcd3956cbull, 0xa45bb48cull, 0x247a3d06ull, 0x36295107ull, 0xd218c914ull, 0x57403212ull};
+static const unsigned mma36_b[] = {0xbb46cdacull, 0x3f7a2aecull, 0xbc702c72ull, 0xab4b4ad8ull, 0xd289277bull, 0x47f0a455ull, 0xb773b79aull, 0x27e54a34ull, 0x2a66a7ceull, 0x4211a87eull, 0xd281c836ull, 0x3b77d268ull, 0xb7214b51ull, 0xbfc63f2bull, 0xa762bb25ull, 0xb2a6bf0eull, 0xac57c6eeull, 0xb2973889ull, 0x53c53afaull, 0xb9ce4ce7ull, 0xb8b6b366ull, 0xd1e8c886ull, 0x3ea8a6e1ull, 0xc2ba4f2full, 0xb4572c99ull, 0x43f1c657ull, 0x3c30bfabull, 0x278c4b23ull, 0x4880ceceull, 0xcf245021ull, 0x25932489ull, 0xc67fadcbull, 0x2727cad2ull, 0x30454e20ull, 0xa91bd488ull, 0x5268d640ull, 0xd1e3ab31ull, 0x38924aa5ull, 0xbbdf5237ull, 0x408c4249ull, 0x28c2d0b9ull, 0x462cb46bull, 0xb0b13d6dull, 0xcefa4d93ull, 0x44fa34e0ull, 0x456c4042ull, 0x2b19af3cull, 0xc8d3c136ull, 0xbb153eeaull, 0x495bcbf6ull, 0xcc613862ull, 0xad72ae31ull, 0x502dc8cbull, 0x2b394a66ull, 0xd75d2658ull, 0xb3becd23ull, 0xd73c2aeeull, 0xad5c2c1eull, 0x38b23b76ull, 0x33d1b197ull, 0x3101b6f4ull, 0x4912cbc9ull, 0x38fcd3f7ull, 0xcf9c2da4ull};
+static const unsigned mma36_c[] = {0x2ef73984ull, 0x3c3c2480ull, 0xc1c2bbfaull, 0x43a736ecull, 0xbd99be6dull, 0xd529a508ull, 0x52f0ae4bull, 0xb7ef4611ull, 0x49a7cde3ull, 0x26ccd529ull, 0xae95c107ull, 0xab88a5a7ull, 0xcddf3254ull, 0xd6a226a3ull, 0xac18d566ull, 0x2c2d47aeull, 0x329c3d57ull, 0x5755d596ull, 0x300fac7eull, 0xcadd3f37ull, 0x391f3716ull, 0x389cd290ull, 0xc9e63e78ull, 0xcbe23dbcull, 0xb8ec31a7ull, 0x34cd3ebdull, 0xd0a14059ull, 0xd6ee4033ull, 0xc02b5503ull, 0xc9045067ull, 0x4969a64bull, 0xbf854bc3ull, 0x2c86c93cull, 0x2e94ce9cull, 0xa5b5b4eeull, 0xb2a342aeull, 0xceceb78full, 0xbb1b293full, 0x320faa1cull, 0xbbb6a64eull, 0xb432b1beull, 0x3b5434caull, 0xa63352bfull, 0xc1a9c1c8ull, 0x3613bffcull, 0xc907c8b3ull, 0x37835455ull, 0xa9d32d2cull, 0x499cc480ull, 0xd78fc423ull, 0x40903535ull, 0xc1cb50caull, 0xb079bae3ull, 0x4484cddeull, 0x5010bd2bull, 0x42d1a643ull, 0x286e3a83ull, 0xa61ac43bull, 0x3ffd3468ull, 0x306d32f5ull, 0xbb4acd42ull, 0x49c7d1f6ull, 0xd6a3bc5bull, 0x2f5e4e62ull, 0xb9263bafull, 0x395bbe15ull, 0x3e3a5294ull, 0xbecb374bull, 0x5041be35ull, 0xc77fcf23ull, 0xbad85755ull, 0xc70ea607ull, 0x2e97bd7full, 0x4bcd37a1ull, 0xadd046daull, 0xb10052eeull, 0xb5234c08ull, 0xcdc8afbfull, 0xc8c9cdd8ull, 0xcd793b32ull, 0x24a1473eull, 0x400951b0ull, 0xc633a954ull, 0x37b9a6bdull, 0x2c9d44f0ull, 0x3deaa511ull, 0xcc9f2d4cull, 0xabcc2b44ull, 0x3a34c7a4ull, 0x3b4ad197ull, 0xd362b5bbull, 0x5121a459ull, 0x4bd2c183ull, 0xc819af5aull, 0x540152a0ull, 0xc0ba26f0ull, 0x5539c7c8ull, 0x3d1dd7abull, 0xb6da3b25ull, 0x2dbd283bull, 0x3ee12bf1ull, 0x44a22e23ull, 0x57d82c9eull, 0x41ebb428ull, 0xc19e463cull, 0x3e6db5c8ull, 0x54bad245ull, 0xb9da28c8ull, 0xaa6dbdfbull, 0x34ffc4deull, 0xb518479full, 0x4eaaa8e3ull, 0xc0d2392eull, 0x4de949c7ull, 0x388e2ac6ull, 0x541ec8ccull, 0x45edc33full, 0x2e113007ull, 0x37d54f0full, 0x2cfa4ce6ull, 0xd789ac7full, 0x3c2caaccull, 0xb925c8ffull, 0x25014238ull, 0xd5922b10ull, 0x38922d79ull, 0x47afd3c5ull, 0xc93e2cb4ull};
+__global__ void mma36(const unsigned* A, const unsigned* B, const unsigned* C, unsigned* D) {
+  const int lane = threadIdx.x;
+  unsigned a[2];
+  unsigned b[2];
+  unsigned c[4];
+  unsigned d[8];
+  for (int i = 0; i < 2; ++i) a[i] = A[lane * 2 + i];
+  for (int i = 0; i < 2; ++i) b[i] = B[lane * 2 + i];
+  for (int i = 0; i < 4; ++i) c[i] = C[lane * 4 + i];
+  asm volatile("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16 {%0, %1, %2, %3, %4, %5, %6, %7}, {%8, %9}, {%10, %11}, {%12, %13, %14, %15};" : "=r"(d[0]), "=r"(d[1]), "=r"(d[2]), "=r"(d[3]), "=r"(d[4]), "=r"(d[5]), "=r"(d[6]), "=r"(d[7]) : "r"(a[0]), "r"(a[1]), "r"(b[0]), "r"(b[1]), "r"(c[0]), "r"(c[1]), "r"(c[2]), "r"(c[3]));
+  for (int i = 0; i < 8; ++i) D[lane * 8 + i] = d[i];
+}
 int main() {
   {
     unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
@@ -1233,6 +1413,318 @@ int main() {
     for (int row = 0; row < 8; ++row) {
       printf("wmma.8x8x4.f64.f64.col.col row %2d:", row);
       for (int col = 0; col < 8; ++col) printf(" %016llx", (u64)host[row * 8 + col]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma25_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma25_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma25_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma25_a, sizeof(mma25_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma25_b, sizeof(mma25_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma25_c, sizeof(mma25_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma25<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma25_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma25_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma25_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma26_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma26_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma26_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma26_a, sizeof(mma26_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma26_b, sizeof(mma26_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma26_c, sizeof(mma26_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma26<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.col.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma26_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma26_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma26_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma27_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma27_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma27_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma27_a, sizeof(mma27_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma27_b, sizeof(mma27_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma27_c, sizeof(mma27_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma27<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.col.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma27_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma27_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma27_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma28_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma28_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma28_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma28_a, sizeof(mma28_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma28_b, sizeof(mma28_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma28_c, sizeof(mma28_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma28<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma28_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma28_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma28_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma29_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma29_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma29_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma29_a, sizeof(mma29_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma29_b, sizeof(mma29_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma29_c, sizeof(mma29_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma29<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.row.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma29_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma29_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma29_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma30_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma30_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma30_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma30_a, sizeof(mma30_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma30_b, sizeof(mma30_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma30_c, sizeof(mma30_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma30<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma30_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma30_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma30_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma31_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma31_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma31_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma31_a, sizeof(mma31_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma31_b, sizeof(mma31_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma31_c, sizeof(mma31_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma31<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma31_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma31_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma31_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma32_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma32_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma32_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma32_a, sizeof(mma32_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma32_b, sizeof(mma32_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma32_c, sizeof(mma32_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma32<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.row.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma32_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma32_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma32_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma33_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma33_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma33_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma33_a, sizeof(mma33_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma33_b, sizeof(mma33_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma33_c, sizeof(mma33_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma33<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.row.row.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma33_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma33_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma33_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma34_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma34_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma34_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma34_a, sizeof(mma34_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma34_b, sizeof(mma34_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma34_c, sizeof(mma34_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma34<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f32 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma34_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma34_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)mma34_c[lane * 8 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 4];
+    check(cudaMalloc(&A, sizeof(mma35_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma35_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma35_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma35_a, sizeof(mma35_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma35_b, sizeof(mma35_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma35_c, sizeof(mma35_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma35<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.col.f16.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma35_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma35_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma35_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)host[lane * 4 + i]);
+      printf("\n");
+    }
+    cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);
+  }
+  {
+    unsigned* A; unsigned* B; unsigned* C; unsigned* D; unsigned host[32 * 8];
+    check(cudaMalloc(&A, sizeof(mma36_a)), "cudaMalloc");
+    check(cudaMalloc(&B, sizeof(mma36_b)), "cudaMalloc");
+    check(cudaMalloc(&C, sizeof(mma36_c)), "cudaMalloc");
+    check(cudaMalloc(&D, sizeof(host)), "cudaMalloc");
+    check(cudaMemcpy(A, mma36_a, sizeof(mma36_a), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(B, mma36_b, sizeof(mma36_b), cudaMemcpyHostToDevice), "cudaMemcpy");
+    check(cudaMemcpy(C, mma36_c, sizeof(mma36_c), cudaMemcpyHostToDevice), "cudaMemcpy");
+    mma36<<<1, 32>>>(A, B, C, D);
+    check(cudaGetLastError(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16");
+    check(cudaDeviceSynchronize(), "mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16");
+    check(cudaMemcpy(host, D, sizeof(host), cudaMemcpyDeviceToHost), "cudaMemcpy");
+    for (int lane = 0; lane < 32; ++lane) {
+      printf("mma.sync.aligned.m8n8k4.col.col.f32.f16.f16.f16 lane %2d:", lane);
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma36_a[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 2; ++i) printf(" %08llx", (u64)mma36_b[lane * 2 + i]);
+      printf(" |");
+      for (int i = 0; i < 4; ++i) printf(" %08llx", (u64)mma36_c[lane * 4 + i]);
+      printf(" ->");
+      for (int i = 0; i < 8; ++i) printf(" %08llx", (u64)host[lane * 8 + i]);
       printf("\n");
     }
     cudaFree(A); cudaFree(B); cudaFree(C); cudaFree(D);

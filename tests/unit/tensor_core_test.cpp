@@ -197,6 +197,57 @@ constexpr const char* kMatrixMovesPtx = R"(.version 8.0
 }
 )";
 
+// mma.m8n8k4 .f16 (PTX ISA 9.0 §9.7.14.5.1): four products, one per quad pair (lanes
+// 4q..4q+3 and 4q+16..4q+19). .col A: lane holds column t = lane % 4, rows i (+4 in the high
+// group); .row B: row t, columns i (+4); f32 C/D: row (lane & 1) + (i & 2) (+4), column
+// (i & 4) + (lane & 2) + (i & 1). Quad pair q multiplies A[r][k] = (r - k + q) / 2 by
+// B[k][c] = (k + c - 3) / 4 and adds C[r][c] = r - c.
+TEST(TensorCores, MmaM8n8k4F16ComputesOneProductPerQuadPair) {
+  auto A = [](uint32_t q, uint32_t r, uint32_t k) { return (static_cast<float>(r) - k + q) * 0.5f; };
+  auto B = [](uint32_t k, uint32_t c) { return (static_cast<float>(k) + c - 3) * 0.25f; };
+  auto C = [](uint32_t r, uint32_t c) { return static_cast<float>(r) - static_cast<float>(c); };
+  std::vector<uint32_t> a(32 * 2, 0), b(32 * 2, 0), c(32 * 8), d(32 * 8, 0);
+  struct Position {
+    uint32_t row, col;
+  };
+  auto accumulator = [](uint32_t lane, uint32_t i) {
+    return Position{(lane & 1) + (i & 2) + (lane >= 16 ? 4 : 0), (i & 4) + (lane & 2) + (i & 1)};
+  };
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    const uint32_t q = (lane / 4) % 4, t = lane % 4, high = lane >= 16 ? 4 : 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+      a[lane * 2 + i / 2] |= uint32_t{to_half_bits(A(q, i + high, t))} << (16 * (i & 1));
+      b[lane * 2 + i / 2] |= uint32_t{to_half_bits(B(t, i + high))} << (16 * (i & 1));
+    }
+    for (uint32_t i = 0; i < 8; ++i)
+      c[lane * 8 + i] = float_bits(C(accumulator(lane, i).row, accumulator(lane, i).col));
+  }
+  run_warp(product_kernel("mma_884", "mma.sync.aligned.m8n8k4.col.row.f32.f16.f16.f32", 2, 2, 8), "mma_884",
+           {a.data(), b.data(), c.data(), d.data()});
+  float D[4][8][8];  // each quad pair's D, gathered from its lanes
+  for (uint32_t lane = 0; lane < 32; ++lane) {
+    for (uint32_t i = 0; i < 8; ++i) {
+      const Position p = accumulator(lane, i);
+      std::memcpy(&D[(lane / 4) % 4][p.row][p.col], &d[lane * 8 + i], 4);
+    }
+  }
+  // By hand: D0[0][0] = 0 + 0*(-3/4) + (-1/2)(-1/2) + (-1)(-1/4) + (-3/2)(0) = 1/2;
+  // D0[7][7] = 0 + (7/2)(1) + 3(5/4) + (5/2)(3/2) + 2(7/4) = 29/2;
+  // D3[2][5] = -3 + (5/2)(1/2) + 2(3/4) + (3/2)(1) + 1(5/4) = 5/2.
+  EXPECT_EQ(D[0][0][0], 0.5f);
+  EXPECT_EQ(D[0][7][7], 14.5f);
+  EXPECT_EQ(D[3][2][5], 2.5f);
+  for (uint32_t q = 0; q < 4; ++q) {
+    for (uint32_t r = 0; r < 8; ++r) {
+      for (uint32_t col = 0; col < 8; ++col) {
+        float expected = C(r, col);
+        for (uint32_t k = 0; k < 4; ++k) expected += A(q, r, k) * B(k, col);  // exact: multiples of 1/8
+        EXPECT_EQ(D[q][r][col], expected) << "quad pair " << q << " D[" << r << "][" << col << "]";
+      }
+    }
+  }
+}
+
 TEST(TensorCores, LdmatrixStmatrixAndMovmatrixFollowTheIsaFragments) {
   std::vector<uint32_t> out(32 * 16, 0);
   run_warp(kMatrixMovesPtx, "moves", {out.data()});
