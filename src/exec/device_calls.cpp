@@ -99,6 +99,14 @@ extern "C" [[noreturn]] void __cucpu_breakpoint(jit::ThreadContext* context) {
   __builtin_unreachable();
 }
 
+extern "C" [[noreturn]] void __cucpu_illegal_instruction(jit::ThreadContext* context, const char* why) {
+  executing_thread(context).block->report_error(
+      ErrorCode::IllegalInstruction, fmt::format("{}: illegal instruction: {}", describe_thread(*context), why));
+  ThreadExecution& self = executing_thread(context);
+  self.block->abandon_thread(self);
+  __builtin_unreachable();
+}
+
 extern "C" [[noreturn]] void __cucpu_misaligned(jit::ThreadContext* context, const void* address, uint32_t bytes) {
   report_misaligned(context, address, bytes);
   ThreadExecution& self = executing_thread(context);

@@ -18,6 +18,7 @@ extern "C" void* __cucpu_malloc(jit::ThreadContext* context, uint64_t bytes);
 extern "C" void __cucpu_free(jit::ThreadContext* context, void* pointer);
 extern "C" void __cucpu_nanosleep(jit::ThreadContext* context, uint32_t nanoseconds);
 extern "C" [[noreturn]] void __cucpu_misaligned(jit::ThreadContext* context, const void* address, uint32_t bytes);
+extern "C" [[noreturn]] void __cucpu_illegal_instruction(jit::ThreadContext* context, const char* why);
 extern "C" [[noreturn]] void __cucpu_bad_call_target(jit::ThreadContext* context, const void* target);
 
 }  // namespace cucpu::exec

@@ -126,6 +126,7 @@ jit::RuntimeSymbols GridExecutor::runtime_symbols() {
       {jit::kFree, reinterpret_cast<void*>(&__cucpu_free)},
       {jit::kNanosleep, reinterpret_cast<void*>(&__cucpu_nanosleep)},
       {jit::kMisaligned, reinterpret_cast<void*>(&__cucpu_misaligned)},
+      {jit::kIllegalInstruction, reinterpret_cast<void*>(&__cucpu_illegal_instruction)},
       {jit::kBadCallTarget, reinterpret_cast<void*>(&__cucpu_bad_call_target)},
   });
   return symbols;

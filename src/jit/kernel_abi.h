@@ -112,6 +112,9 @@ using KernelEntry = void (*)(ThreadContext*);
 //   void     __cucpu_assertfail(ThreadContext*, const char* message, const char* file,
 //                               uint32_t line, const char* function, uint64_t char_size)  never returns
 //   void     __cucpu_trap(ThreadContext*)                                                 never returns
+//   void     __cucpu_breakpoint(ThreadContext*)   brkpt with no debugger attached: never returns
+//   void     __cucpu_illegal_instruction(ThreadContext*, const char* why)
+//              an instruction the GPU refuses when it runs (cudaErrorIllegalInstruction): never returns
 //   void*    __cucpu_malloc(ThreadContext*, uint64_t bytes)    device malloc: NULL when the heap is full
 //   void     __cucpu_free(ThreadContext*, void* pointer)
 //   void     __cucpu_nanosleep(ThreadContext*, uint32_t nanoseconds)   nanosleep.u32: a yield point
@@ -154,6 +157,7 @@ constexpr const char* kMalloc = "__cucpu_malloc";
 constexpr const char* kFree = "__cucpu_free";
 constexpr const char* kNanosleep = "__cucpu_nanosleep";
 constexpr const char* kMisaligned = "__cucpu_misaligned";
+constexpr const char* kIllegalInstruction = "__cucpu_illegal_instruction";
 constexpr const char* kBadCallTarget = "__cucpu_bad_call_target";
 
 constexpr const char* kDeviceRuntimePrefix = "__cucpu_devrt.";

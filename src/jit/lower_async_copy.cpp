@@ -162,11 +162,21 @@ void lower_tensor_copy(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::Type* args[] = {fl.ptr_type(), fl.ptr_type(), b.getInt64Ty(), fl.ptr_type(), b.getInt32Ty(), b.getInt32Ty(), fl.ptr_type()};
   llvm::Value* status = b.CreateCall(fl.runtime_function("__cucpu_jit_tensor_copy", b.getInt32Ty(), args),
                                      {map, shared, shared_address, coords, b.getInt32(q.tensor_rank), b.getInt32(kind), mbarrier});
+  // 0: copied; 2: a box start the GPU refuses (illegal instruction); else a bad map (trap).
   llvm::BasicBlock* bad = fl.new_block("tensor_copy.bad_map");
+  llvm::BasicBlock* misaligned = fl.new_block("tensor_copy.misaligned");
   llvm::BasicBlock* done = fl.new_block("tensor_copy.done");
-  b.CreateCondBr(b.CreateICmpEQ(status, b.getInt32(0)), done, bad);
+  llvm::SwitchInst* outcome = b.CreateSwitch(status, bad, 2);
+  outcome->addCase(b.getInt32(0), done);
+  outcome->addCase(b.getInt32(2), misaligned);
   b.SetInsertPoint(bad);
   b.CreateCall(fl.runtime_function(kTrap, b.getVoidTy(), {fl.ptr_type()}), {fl.thread_context});
+  b.CreateUnreachable();
+  b.SetInsertPoint(misaligned);
+  llvm::Value* why = b.CreateGlobalString(
+      "cp.async.bulk.tensor loads a box whose first coordinate is not on a 16-byte boundary", "tensor_copy.why");
+  b.CreateCall(fl.runtime_function(kIllegalInstruction, b.getVoidTy(), {fl.ptr_type(), fl.ptr_type()}),
+               {fl.thread_context, why});
   b.CreateUnreachable();
   b.SetInsertPoint(done);
 }

@@ -32,8 +32,17 @@ using cucpu::jit::TensorSwizzle;
 
 // __cucpu_jit_tensor_copy's `kind` (lower_async_copy.cpp passes these).
 enum CopyKind : uint32_t { kLoad = 0, kStore = 1, kReduce = 2, kPrefetch = 3 };
+// __cucpu_jit_tensor_copy's result for a box the GPU refuses (lower_async_copy.cpp).
+constexpr uint32_t kMisalignedBoxStart = 2;
 // The reduction of cp.reduce.async.bulk.tensor, in `kind` bits 8..15.
 enum ReduceOp : uint32_t { kAdd, kMin, kMax, kInc, kDec, kAnd, kOr, kXor };
+
+// The bytes one swizzle pattern row spans: 32, 64 or 128.
+uint64_t swizzle_span(TensorSwizzle swizzle) {
+  if (swizzle == TensorSwizzle::Bytes32) return 32;
+  if (swizzle == TensorSwizzle::Bytes64) return 64;
+  return 128;
+}
 
 uint64_t swizzle_offset(TensorSwizzle swizzle, uint64_t address) {
   unsigned bits = 0;
@@ -47,25 +56,11 @@ uint64_t swizzle_offset(TensorSwizzle swizzle, uint64_t address) {
 void fill_out_of_bounds(const TensorMap& map, uint8_t* element) {
   std::memset(element, 0, map.element_size);
   if (map.oob_fill != cucpu::jit::TensorOobFill::NanRequestZeroFma) return;
-  // The positive NaN with every mantissa bit set, in the element's own format.
-  switch (map.element_size) {
-    case 2: {
-      const uint16_t nan = 0x7fff;  // f16 and bf16 alike
-      std::memcpy(element, &nan, 2);
-      return;
-    }
-    case 4: {
-      const uint32_t nan = 0x7fffffff;
-      std::memcpy(element, &nan, 4);
-      return;
-    }
-    case 8: {
-      const uint64_t nan = 0x7fffffffffffffff;
-      std::memcpy(element, &nan, 8);
-      return;
-    }
-    default:
-      return;
+  // The H100 fills a float32 element with 0x7ff77ff7 (e2e tma_copy): 0x7ff7 in every 16
+  // bits, a NaN in f16, bf16, f32 and f64 alike; the narrower and wider ones are assumed.
+  for (unsigned i = 0; i + 2 <= map.element_size; i += 2) {
+    const uint16_t nan = 0x7ff7;
+    std::memcpy(element + i, &nan, 2);
   }
 }
 
@@ -181,8 +176,10 @@ bool read_map(const void* address, uint32_t rank, TensorMap& out) {
 
 // cp.async.bulk.tensor.<rank>d: `kind` is a CopyKind in bits 0..7 and, for reductions, a
 // ReduceOp in bits 8..15. `shared` is the box in the CTA's window, `shared_address` the
-// same place as a .shared address (what the swizzle reads). Returns 0, or 1 after saying
-// on stderr why the map cannot be used (the caller traps).
+// same place as a .shared address (what the swizzle reads). Returns 0; 1 after saying on
+// stderr why the map cannot be used (the caller traps); kMisalignedBoxStart for a load
+// whose box does not start on a 16-byte boundary of its rows (the caller raises an
+// illegal instruction).
 extern "C" uint32_t __cucpu_jit_tensor_copy(const void* map_address, uint8_t* shared, uint64_t shared_address,
                                             const int32_t* coords, uint32_t rank, uint32_t kind,
                                             uint64_t* mbarrier) {
@@ -198,10 +195,17 @@ extern "C" uint32_t __cucpu_jit_tensor_copy(const void* map_address, uint8_t* sh
   }
   const auto op = static_cast<ReduceOp>((kind >> 8) & 0xff);
   const unsigned size = map->element_size;
+  // An H100 runs a tile load from x = 0, 4, 32, 36, -4 (floats) and refuses x = 2, 6, 38, -2
+  // with cudaErrorIllegalInstruction (probe in session 5; e2e tma_copy's last case). Stores
+  // and reductions were not probed and are not checked.
+  if (copy == kLoad && (int64_t{coords[0]} * size) % 16 != 0) return kMisalignedBoxStart;
   uint32_t count[5];  // elements of the box along each dimension
   for (unsigned i = 0; i < 5; ++i) {
     count[i] = i < rank ? (map->box_dim[i] + map->element_stride[i] - 1u) / map->element_stride[i] : 1u;
   }
+  // A swizzled box's rows are the swizzle's span apart even when they are narrower: an
+  // H100 puts 64-byte rows of a 128-byte swizzle 128 bytes apart (e2e tma_copy).
+  const uint64_t row_pitch = map->swizzle == TensorSwizzle::None ? count[0] * size : swizzle_span(map->swizzle);
   auto* tensor = reinterpret_cast<uint8_t*>(map->global_address);
   uint64_t linear = 0;  // the element's index in the dense box
   for (uint32_t j4 = 0; j4 < count[4]; ++j4)
@@ -217,7 +221,8 @@ extern "C" uint32_t __cucpu_jit_tensor_copy(const void* map_address, uint8_t* sh
               if (g < 0 || static_cast<uint64_t>(g) >= map->global_dim[i]) inside = false;
               global_offset += static_cast<uint64_t>(g) * map->global_stride[i];
             }
-            const uint64_t at = swizzle_offset(map->swizzle, shared_address + linear * size);
+            const uint64_t row = linear / count[0], column = linear % count[0];
+            const uint64_t at = swizzle_offset(map->swizzle, shared_address + row * row_pitch + column * size);
             uint8_t* element = shared + (at - shared_address);
             if (copy == kLoad) {
               if (inside) std::memcpy(element, tensor + global_offset, size);

@@ -32,6 +32,7 @@ enum class ErrorCode {
   InvalidPc,              // a kernel jumped to an address that holds no code (a bad function pointer)
   IllegalAddress,         // a kernel touched memory it cannot (SIGSEGV/SIGBUS), or overflowed its stack
   MisalignedAddress,      // a kernel made a misaligned access (SIGBUS BUS_ADRALN)
+  IllegalInstruction,     // a kernel ran an instruction the GPU refuses when it runs (a misaligned tensor box)
   Assert,                 // a device-side assert() failed
   NotReady,               // stream work that has not finished (a query's answer, not a failure)
   InvalidResourceHandle,  // a stream or event handle that is not (or no longer) valid for the call

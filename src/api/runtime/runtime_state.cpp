@@ -37,6 +37,7 @@ cudaError_t to_cuda_error(const Error& error) {
     case ErrorCode::InvalidPc: return cudaErrorInvalidPc;
     case ErrorCode::IllegalAddress: return cudaErrorIllegalAddress;
     case ErrorCode::MisalignedAddress: return cudaErrorMisalignedAddress;
+    case ErrorCode::IllegalInstruction: return cudaErrorIllegalInstruction;
     case ErrorCode::Assert: return cudaErrorAssert;
     case ErrorCode::NotReady: return cudaErrorNotReady;
     case ErrorCode::InvalidResourceHandle: return cudaErrorInvalidResourceHandle;
