@@ -20,14 +20,20 @@ uint64_t align_up(uint64_t value, uint64_t align) { return align <= 1 ? value : 
 
 Error invalid(const std::string& message) { return make_error(ErrorCode::InvalidPtx, message); }
 
-// Each parameter at the next multiple of its alignment (PTX ISA 5.1.6.1).
+// Where the GPU's kernel parameters begin in constant bank 0 on sm_90. Parameters are
+// aligned there, not in the parameter list: a 128-byte aligned struct after a char lies at
+// offset 112 of the list (cudaFuncGetParamInfo on an H100, e2e param_alignment).
+constexpr uint64_t kParamBankOffset = 0x210;
+
+// Each parameter at the next multiple of its alignment (PTX ISA 5.1.6.1), counted from
+// kParamBankOffset.
 std::vector<ParamSlot> lay_out_params(const ptx::Function& function, uint32_t& total) {
   std::vector<ParamSlot> slots;
   uint64_t end = 0;
   for (const ptx::Parameter& p : function.params) {
     ParamSlot slot;
     slot.align = std::max<uint32_t>(p.alignment(), 1);
-    slot.offset = static_cast<uint32_t>(align_up(end, slot.align));
+    slot.offset = static_cast<uint32_t>(align_up(kParamBankOffset + end, slot.align) - kParamBankOffset);
     slot.size = static_cast<uint32_t>(p.size_bytes());
     end = slot.offset + slot.size;
     slots.push_back(slot);
