@@ -23,6 +23,7 @@
 #include "core/device_model_queries.h"
 #include "core/device_settings.h"
 #include "core/occupancy.h"
+#include "device_runtime_library_answers.h"
 #include "exec/device_limits.h"
 #include "exec/grid.h"
 #include "fatbin/fatbin.h"
@@ -36,21 +37,6 @@ namespace {
 constexpr int kErrorInvalidValue = 1;     // driver_types.h
 constexpr int kErrorInvalidDevice = 101;  // driver_types.h
 constexpr int kLimitStackSize = 0;        // cudaLimitStackSize
-
-// Answers of device_runtime_library_kernels.cu, field for field.
-struct Answers {
-  int device_count_error, device_count;
-  int attribute_error, max_threads_per_block;
-  int bad_device_error, last_error, cleared_error;
-  int get_device_error, device;
-  int limit_error;
-  unsigned long long stack_bytes;
-  int stream_create_error, event_create_error, launch_error, memcpy_error, event_record_error, wait_event_error;
-  int event_destroy_error, stream_destroy_error, bad_stream_destroy_error;
-  int cache_config_error, cache_config;
-  int func_attributes_error, func_max_threads_per_block, func_local_bytes;
-  int occupancy_error, occupancy_blocks;
-};
 
 std::string read_file(const std::filesystem::path& path) {
   std::ifstream file(path, std::ios::binary);
