@@ -1,30 +1,70 @@
-// core's answers to the device runtime's questions about the device model: the same
+// core's answers to the device runtime's questions (exec/device_model_queries.h): the same
 // functions the runtime API's cudaDeviceGetAttribute, cudaGetDeviceCount,
-// cudaDeviceGetCacheConfig, cudaFuncGetAttributes and cudaOccupancyMaxActiveBlocksPerMultiprocessor
-// answer with (api/runtime), for kernels known only by their compiled KernelInfo: such a
-// kernel has no cubin to read a register count from, so it has core's typical one.
+// cudaDeviceGetCacheConfig, cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor
+// and the pitched cudaMemcpy2D/3DAsync and cudaMemset2D/3DAsync answer with (api/runtime).
+// Device code names a kernel by its compiled code: the registered kernel behind it carries
+// what the host set with cudaFuncSetAttribute; one the host never registered has the defaults.
 #include "core/device_model_queries.h"
 
 #include "core/device.h"
 #include "core/device_settings.h"
-#include "core/occupancy.h"
+#include "core/function_attributes.h"
+#include "core/module_registry.h"
+#include "core/strided_copy.h"
 #include "exec/device_model_queries.h"
 
 namespace cucpu::core {
 namespace {
 
-uint32_t kernel_max_threads_per_block(const jit::KernelInfo& kernel) {
-  return max_threads_per_block(kernel.max_threads_per_block, kRegistersPerThread);
+// The registered kernel of `info`, or the defaults of one nobody set anything for.
+const Kernel& kernel_of(const jit::KernelInfo& info) {
+  static const Kernel unregistered;
+  const Kernel* kernel = modules().find_kernel_of(info);
+  return kernel ? *kernel : unregistered;
 }
 
-int kernel_max_active_blocks_per_sm(const jit::KernelInfo& kernel, uint32_t block_threads,
-                                    std::size_t dynamic_shared_bytes) {
-  // As the host's cudaOccupancyMaxActiveBlocksPerMultiprocessor: a block that cannot launch fits 0 times.
-  if (block_threads > kernel_max_threads_per_block(kernel) ||
-      dynamic_shared_bytes > max_dynamic_shared_bytes(-1, kernel.static_shared_bytes))
-    return 0;
-  return max_active_blocks_per_sm(block_threads, kernel.dynamic_shared_offset + dynamic_shared_bytes,
-                                  kRegistersPerThread);
+exec::FunctionAttributes kernel_function_attributes(const jit::KernelInfo& info) {
+  return function_attributes(kernel_of(info), info);
+}
+
+int kernel_max_active_blocks(const jit::KernelInfo& info, uint32_t block_threads, std::size_t dynamic_shared_bytes) {
+  return kernel_max_active_blocks_per_sm(kernel_of(info), info, block_threads, dynamic_shared_bytes);
+}
+
+PitchedPointer pitched_pointer(const exec::PitchedSide& side) {
+  return PitchedPointer{side.ptr, side.pitch, side.xsize, side.ysize};
+}
+
+Position3D position(const exec::PitchedSide& side) { return Position3D{side.x, side.y, side.z}; }
+
+Extent3D extent_of(exec::PitchedExtent extent) { return Extent3D{extent.width, extent.height, extent.depth}; }
+
+// The command of a checked copy or set: empty when it moves nothing.
+template <typename Description, typename Run>
+Result<exec::MemoryCommand> command_for(Result<Description> description, Run run) {
+  if (!description) return description.error();
+  if (is_empty(*description)) return exec::MemoryCommand{};
+  return exec::MemoryCommand{[copy = *description, run] { run(copy); }};
+}
+
+Result<exec::MemoryCommand> copy_2d(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                                    std::size_t width, std::size_t height) {
+  return command_for(describe_copy_2d(dst, dst_pitch, src, src_pitch, width, height), run_strided_copy);
+}
+
+Result<exec::MemoryCommand> copy_3d(const exec::PitchedSide& dst, const exec::PitchedSide& src,
+                                    exec::PitchedExtent extent) {
+  return command_for(
+      describe_copy_3d(pitched_pointer(dst), position(dst), pitched_pointer(src), position(src), extent_of(extent)),
+      run_strided_copy);
+}
+
+Result<exec::MemoryCommand> set_2d(void* dst, std::size_t pitch, int value, std::size_t width, std::size_t height) {
+  return command_for(describe_set_2d(dst, pitch, value, width, height), run_strided_set);
+}
+
+Result<exec::MemoryCommand> set_3d(const exec::PitchedSide& dst, int value, exec::PitchedExtent extent) {
+  return command_for(describe_set_3d(pitched_pointer(dst), value, extent_of(extent)), run_strided_set);
 }
 
 }  // namespace
@@ -34,9 +74,12 @@ void provide_device_model_queries() {
       .device_count = [] { return device_count(); },
       .device_attribute = [](int number, int ordinal) { return device_attribute(number, ordinal); },
       .cache_config = [](int ordinal) { return device_settings(ordinal).cache_config; },
-      .registers_per_thread = kRegistersPerThread,
-      .max_threads_per_block = kernel_max_threads_per_block,
-      .max_active_blocks_per_sm = kernel_max_active_blocks_per_sm,
+      .function_attributes = kernel_function_attributes,
+      .max_active_blocks_per_sm = kernel_max_active_blocks,
+      .copy_2d = copy_2d,
+      .copy_3d = copy_3d,
+      .set_2d = set_2d,
+      .set_3d = set_3d,
   };
   exec::set_device_model_queries(&queries);
 }

@@ -160,6 +160,21 @@ Kernel* ModuleRegistry::find_kernel(const void* host_function) {
   return it == kernels_.end() ? nullptr : it->second.get();
 }
 
+Kernel* ModuleRegistry::find_kernel_of(const jit::KernelInfo& info) {
+  std::vector<Kernel*> named;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto& [stub, kernel] : kernels_)
+      if (kernel->device_name == info.name) named.push_back(kernel.get());
+  }
+  // Loading is done already for the module whose code runs: this only finds its result.
+  for (Kernel* kernel : named) {
+    auto loaded = load_kernel(*kernel);
+    if (loaded && *loaded == &info) return kernel;
+  }
+  return nullptr;
+}
+
 Variable* ModuleRegistry::find_variable(const void* host_shadow) {
   std::lock_guard lock(mutex_);
   auto it = variables_.find(host_shadow);

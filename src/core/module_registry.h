@@ -84,6 +84,9 @@ class ModuleRegistry {
   void register_variable(FatbinModule* module, Variable variable);
 
   Kernel* find_kernel(const void* host_function);
+  // The registered kernel whose compiled code is `info` (device code names kernels by their
+  // code); null for a kernel of a module the host never registered.
+  Kernel* find_kernel_of(const jit::KernelInfo& info);
   Variable* find_variable(const void* host_shadow);
 
   // The compiled kernel, compiling its module on first use.

@@ -22,28 +22,17 @@
 #include "exec/block_execution.h"
 #include "exec/device_heap.h"
 #include "exec/device_limits.h"
-#include "exec/device_runtime_driver.h"
 #include "exec/device_printf.h"
+#include "exec/device_runtime_call.h"
+#include "exec/device_runtime_driver.h"
+#include "exec/device_runtime_model_calls.h"
 #include "exec/kernel_faults.h"
 #include "support/error_text.h"
 
 namespace cucpu::exec {
 namespace {
 
-// cudaError_t values (driver_types.h).
-constexpr uint32_t kSuccess = 0;
-constexpr uint32_t kErrorInvalidValue = 1;
-constexpr uint32_t kErrorMemoryAllocation = 2;
-constexpr uint32_t kErrorInvalidConfiguration = 9;
-constexpr uint32_t kErrorLaunchMaxDepthExceeded = 65;
-constexpr uint32_t kErrorLaunchPendingCountExceeded = 69;
-constexpr uint32_t kErrorInvalidDeviceFunction = 98;
-constexpr uint32_t kErrorUnsupportedLimit = 215;
-constexpr uint32_t kErrorInvalidResourceHandle = 400;
-constexpr uint32_t kErrorLaunchOutOfResources = 701;
-constexpr uint32_t kErrorLaunchFailure = 719;
-constexpr uint32_t kErrorNotSupported = 801;
-constexpr uint32_t kErrorUnknown = 999;
+using namespace devrt;
 
 // The special stream handles of cuda_device_runtime_api.h (CDP2).
 constexpr uint64_t kNullStream = 0;
@@ -62,6 +51,8 @@ uint32_t cuda_error(ErrorCode code) {
   switch (code) {
     case ErrorCode::InvalidValue:
       return kErrorInvalidValue;
+    case ErrorCode::InvalidPitchValue:
+      return kErrorInvalidPitchValue;
     case ErrorCode::MemoryAllocation:
       return kErrorMemoryAllocation;
     case ErrorCode::InvalidConfiguration:
@@ -75,28 +66,6 @@ uint32_t cuda_error(ErrorCode code) {
     default:
       return kErrorUnknown;
   }
-}
-
-ThreadExecution& executing_thread(jit::ThreadContext* context) {
-  return *static_cast<ThreadExecution*>(context->executor);
-}
-
-template <typename T>
-T argument(void* const* args, size_t index) {
-  T value;
-  std::memcpy(&value, args[index], sizeof(T));
-  return value;
-}
-
-template <typename T>
-void store_result(void* result, T value) {
-  if (result) std::memcpy(result, &value, sizeof(T));
-}
-
-Dim3 dim3_argument(void* const* args, size_t index) {
-  uint32_t xyz[3];
-  std::memcpy(xyz, args[index], sizeof(xyz));
-  return Dim3{xyz[0], xyz[1], xyz[2]};
 }
 
 // The calling thread's block's scope; null where the block has none.
@@ -227,17 +196,22 @@ void appendix_d_launch_device_v2(jit::ThreadContext* context, void* const* args,
   launch_device_v2_for(context, args, result, LaunchAbi::AppendixD);
 }
 
-// void* cudaGetParameterBuffer(size_t alignment, size_t size): a buffer for a launch whose
-// kernel cudaLaunchDevice names later. Null (and cudaErrorInvalidValue as the thread's
-// last error) beyond the guide's 4 KB or 64-byte alignment.
-void get_parameter_buffer(jit::ThreadContext* context, void* const* args, void* result) {
+// void* cudaGetParameterBuffer(size_t alignment, size_t size), as __cudaCDP2GetParameterBuffer
+// or the Appendix D function: a buffer for a launch whose kernel cudaLaunchDevice names
+// later. Null (and cudaErrorInvalidValue as the thread's last error) beyond 64-byte
+// alignment or the ABI's size: the guide's 4 KB for Appendix D; for CDP2, which launches
+// (cudaGetParameterBufferV2) with the kernel's whole parameter buffer, the largest a kernel
+// may have (CUDA 12.1+: 32764 bytes).
+void get_kernelless_parameter_buffer_for(jit::ThreadContext* context, void* const* args, void* result, LaunchAbi abi) {
+  constexpr std::size_t kMaxKernelParameterBytes = 32764;
   ThreadExecution& self = executing_thread(context);
   store_result<uint64_t>(result, 0);
   BlockLaunchScope* scope = require_scope(self, nullptr, "cudaGetParameterBuffer");
   if (!scope) return;
   const auto alignment = argument<uint64_t>(args, 0);
   const auto bytes = argument<uint64_t>(args, 1);
-  if (bytes > kMaxParameterBufferBytes || alignment > kParameterBufferAlignment) {
+  const std::size_t max_bytes = abi == LaunchAbi::AppendixD ? kMaxParameterBufferBytes : kMaxKernelParameterBytes;
+  if (bytes > max_bytes || alignment > kParameterBufferAlignment) {
     scope->set_last_error(self.linear_tid, kErrorInvalidValue);
     return;
   }
@@ -249,10 +223,20 @@ void get_parameter_buffer(jit::ThreadContext* context, void* const* args, void* 
   store_result(result, reinterpret_cast<uint64_t>(buffer));
 }
 
+// void* __cudaCDP2GetParameterBuffer(size_t alignment, size_t size)
+void get_parameter_buffer(jit::ThreadContext* context, void* const* args, void* result) {
+  get_kernelless_parameter_buffer_for(context, args, result, LaunchAbi::Cdp2);
+}
+
+// void* cudaGetParameterBuffer(size_t alignment, size_t size)
+void appendix_d_get_parameter_buffer(jit::ThreadContext* context, void* const* args, void* result) {
+  get_kernelless_parameter_buffer_for(context, args, result, LaunchAbi::AppendixD);
+}
+
 // cudaError_t cudaLaunchDevice(void* func, void* parameter_buffer, dim3 grid, dim3 block,
-// unsigned shared_bytes, cudaStream_t stream): the buffer comes from cudaGetParameterBuffer
+// unsigned shared_bytes, cudaStream_t stream), either ABI: the buffer comes from cudaGetParameterBuffer
 // ("can be NULL" for a kernel without parameters).
-void launch_device(jit::ThreadContext* context, void* const* args, void* result) {
+void launch_device_for(jit::ThreadContext* context, void* const* args, void* result, LaunchAbi abi) {
   ThreadExecution& self = executing_thread(context);
   BlockLaunchScope* scope = require_scope(self, result, "a device-side launch");
   if (!scope) return;
@@ -266,7 +250,19 @@ void launch_device(jit::ThreadContext* context, void* const* args, void* result)
   if ((buffer || kernel->param_bytes > 0) &&
       !scope->take_parameter_buffer(buffer, prepared->params, kernel->param_bytes))
     return fail(kErrorInvalidValue);
-  launch_prepared(context, *scope, std::move(*prepared), argument<uint64_t>(args, 5), LaunchAbi::AppendixD, result);
+  launch_prepared(context, *scope, std::move(*prepared), argument<uint64_t>(args, 5), abi, result);
+}
+
+// cudaError_t __cudaCDP2LaunchDevice(void* func, void* parameter_buffer, dim3 grid, dim3 block,
+// unsigned shared_bytes, cudaStream_t stream)
+void launch_device(jit::ThreadContext* context, void* const* args, void* result) {
+  launch_device_for(context, args, result, LaunchAbi::Cdp2);
+}
+
+// cudaError_t cudaLaunchDevice(void* func, void* parameter_buffer, dim3 grid, dim3 block,
+// unsigned shared_bytes, cudaStream_t stream)
+void appendix_d_launch_device(jit::ThreadContext* context, void* const* args, void* result) {
+  launch_device_for(context, args, result, LaunchAbi::AppendixD);
 }
 
 // cudaError_t cudaDeviceSynchronize(void) in device code: the calling thread waits until
@@ -394,18 +390,6 @@ void device_runtime_free(jit::ThreadContext*, void* const* args, void* result) {
   store_result(result, kSuccess);
 }
 
-// Queues a memory command in the stream `handle` names (it runs at once when the stream
-// is idle); the result is the call's cudaError_t.
-void enqueue_memory_command(jit::ThreadContext* context, uint64_t handle, std::function<void()> command, void* result) {
-  ThreadExecution& self = executing_thread(context);
-  BlockLaunchScope* scope = require_scope(self, result, "cudaMemcpyAsync/cudaMemsetAsync");
-  if (!scope) return;
-  std::shared_ptr<LaunchStream> stream = scope->stream(handle);
-  if (!stream) return finish_call(*scope, self, result, kErrorInvalidResourceHandle);
-  stream->enqueue_memory_command(std::move(command));
-  finish_call(*scope, self, result, kSuccess);
-}
-
 // cudaError_t __cudaCDP2MemcpyAsync(void* dst, const void* src, size_t bytes, cudaMemcpyKind,
 // cudaStream_t): device-to-device only (CUDA Programming Guide, dynamic parallelism's
 // "Memory Declarations": device code cannot reach host memory it was not given).
@@ -529,10 +513,28 @@ constexpr NamedFunction kFunctions[] = {
     {"__cudaCDP2MemcpyAsync_ptsz", memcpy_async},
     {"__cudaCDP2MemsetAsync", memset_async},
     {"__cudaCDP2MemsetAsync_ptsz", memset_async},
-    {"cudaGetParameterBuffer", get_parameter_buffer},
+    {"__cudaCDP2GetDeviceCount", get_device_count},
+    {"__cudaCDP2DeviceGetAttribute", device_get_attribute},
+    {"__cudaCDP2DeviceGetCacheConfig", device_get_cache_config},
+    {"__cudaCDP2DeviceGetSharedMemConfig", device_get_shared_mem_config},
+    {"__cudaCDP2FuncGetAttributes", func_get_attributes},
+    {"__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessor", occupancy_max_active_blocks},
+    {"__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessorWithFlags", occupancy_max_active_blocks_with_flags},
+    {"__cudaCDP2GetParameterBuffer", get_parameter_buffer},
+    {"__cudaCDP2LaunchDevice", launch_device},
+    {"__cudaCDP2LaunchDevice_ptsz", launch_device},
+    {"__cudaCDP2Memcpy2DAsync", memcpy_2d_async},
+    {"__cudaCDP2Memcpy2DAsync_ptsz", memcpy_2d_async},
+    {"__cudaCDP2Memcpy3DAsync", memcpy_3d_async},
+    {"__cudaCDP2Memcpy3DAsync_ptsz", memcpy_3d_async},
+    {"__cudaCDP2Memset2DAsync", memset_2d_async},
+    {"__cudaCDP2Memset2DAsync_ptsz", memset_2d_async},
+    {"__cudaCDP2Memset3DAsync", memset_3d_async},
+    {"__cudaCDP2Memset3DAsync_ptsz", memset_3d_async},
+    {"cudaGetParameterBuffer", appendix_d_get_parameter_buffer},
     {"cudaGetParameterBufferV2", appendix_d_get_parameter_buffer_v2},
-    {"cudaLaunchDevice", launch_device},
-    {"cudaLaunchDevice_ptsz", launch_device},
+    {"cudaLaunchDevice", appendix_d_launch_device},
+    {"cudaLaunchDevice_ptsz", appendix_d_launch_device},
     {"cudaLaunchDeviceV2", appendix_d_launch_device_v2},
     {"cudaLaunchDeviceV2_ptsz", appendix_d_launch_device_v2},
     {"cudaDeviceSynchronize", device_synchronize},
@@ -559,9 +561,40 @@ constexpr NamedFunction kFunctions[] = {
     {"cudaMemcpyAsync_ptsz", memcpy_async},
     {"cudaMemsetAsync", memset_async},
     {"cudaMemsetAsync_ptsz", memset_async},
+    {"cudaGetDeviceCount", get_device_count},
+    {"cudaDeviceGetAttribute", device_get_attribute},
+    {"cudaDeviceGetCacheConfig", device_get_cache_config},
+    {"cudaFuncGetAttributes", func_get_attributes},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessor", occupancy_max_active_blocks},
+    {"cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags", occupancy_max_active_blocks_with_flags},
+    {"cudaMemcpy2DAsync", memcpy_2d_async},
+    {"cudaMemcpy2DAsync_ptsz", memcpy_2d_async},
+    {"cudaMemcpy3DAsync", memcpy_3d_async},
+    {"cudaMemcpy3DAsync_ptsz", memcpy_3d_async},
+    {"cudaMemset2DAsync", memset_2d_async},
+    {"cudaMemset2DAsync_ptsz", memset_2d_async},
+    {"cudaMemset3DAsync", memset_3d_async},
+    {"cudaMemset3DAsync_ptsz", memset_3d_async},
 };
 
 }  // namespace
+
+void devrt::fail_call(jit::ThreadContext* context, uint32_t error, void* result) {
+  ThreadExecution& self = executing_thread(context);
+  if (BlockLaunchScope* scope = scope_of(self)) scope->set_last_error(self.linear_tid, error);
+  store_result(result, error);
+}
+
+void devrt::enqueue_memory_command(jit::ThreadContext* context, uint64_t handle, std::function<void()> command,
+                                   void* result) {
+  ThreadExecution& self = executing_thread(context);
+  BlockLaunchScope* scope = require_scope(self, result, "a device-side memory copy or set");
+  if (!scope) return;
+  std::shared_ptr<LaunchStream> stream = scope->stream(handle);
+  if (!stream) return finish_call(*scope, self, result, kErrorInvalidResourceHandle);
+  stream->enqueue_memory_command(std::move(command));
+  finish_call(*scope, self, result, kSuccess);
+}
 
 uint32_t BlockLaunchScope::last_error(uint32_t linear_tid, bool reset) {
   if (linear_tid >= last_errors_.size()) return kSuccess;

@@ -1,7 +1,7 @@
 // The driver's side of NVIDIA's device runtime library (libcudadevrt.a): the entry points
 // its PTX calls where a GPU's driver answers (jit::kDeviceRuntimeDriverFunctions). cucpu is
-// that driver: each entry point is cucpu's own device runtime (device_runtime.cpp) or
-// device model (device_model_queries.h) behind the library's calling conventions, as its
+// that driver: each entry point is cucpu's own device runtime function (device_runtime.cpp,
+// device_runtime_model_calls.h) behind the library's calling conventions, as its
 // PTX (CUDA 13.0, compute_121) uses them:
 // - results are CNPerror codes, which the library maps to cudaError_t with its table
 //   cudartErrorCnpMap (kCnpErrors) and, for most calls, stores as the thread's last error;
@@ -29,10 +29,16 @@
 #include "exec/block_execution.h"
 #include "exec/device_model_queries.h"
 #include "exec/device_runtime.h"
+#include "exec/device_runtime_call.h"
+#include "exec/device_runtime_model_calls.h"
 #include "support/log.h"
 
 namespace cucpu::exec {
 namespace {
+
+using devrt::argument;
+using devrt::executing_thread;
+using devrt::store_result;
 
 // cudartErrorCnpMap of libcudadevrt (CUDA 13.0): each CNPerror and its cudaError_t.
 struct CnpError {
@@ -45,40 +51,20 @@ constexpr CnpError kCnpErrors[] = {
 };
 constexpr uint32_t kCnpSuccess = 0;
 constexpr uint32_t kCnpInvalidValue = 1;
-constexpr uint32_t kCnpInvalidDevice = 3;
 // A code the library's table lacks: it reads as cudaErrorUnknown. The table has no
 // cudaErrorNotSupported (nor cudaErrorLaunchFailure): this is the closest it can say.
 constexpr uint32_t kCnpUnlisted = 0xffff;
-
-// cudaError_t values (driver_types.h).
-constexpr uint32_t kErrorInvalidDeviceFunction = 98;
-constexpr uint32_t kErrorInvalidResourceHandle = 400;
 
 // The CNPerror the library turns into `error`, or the closest one.
 uint32_t cnp_error(uint32_t error, std::string_view function) {
   for (const CnpError& e : kCnpErrors)
     if (e.cuda == error) return e.cnp;
   // A bad function or handle is a bad argument; the table has no closer code for them.
-  if (error == kErrorInvalidDeviceFunction || error == kErrorInvalidResourceHandle) return kCnpInvalidValue;
+  if (error == devrt::kErrorInvalidDeviceFunction || error == devrt::kErrorInvalidResourceHandle)
+    return kCnpInvalidValue;
   log::debug(log::Category::Exec,
              "{}: cudaError_t {} has no CNPerror; the device runtime library reads cudaErrorUnknown", function, error);
   return kCnpUnlisted;
-}
-
-ThreadExecution& executing_thread(jit::ThreadContext* context) {
-  return *static_cast<ThreadExecution*>(context->executor);
-}
-
-template <typename T>
-T argument(void* const* args, size_t index) {
-  T value;
-  std::memcpy(&value, args[index], sizeof(T));
-  return value;
-}
-
-template <typename T>
-void store_result(void* result, T value) {
-  if (result) std::memcpy(result, &value, sizeof(T));
 }
 
 // Calls cucpu's device runtime function `name` with the same arguments.
@@ -96,20 +82,6 @@ void call_translated(const char* name, jit::ThreadContext* context, void* const*
   store_result(result, cnp_error(error, name));
 }
 
-// The device model's answers; null (and a message) before core has provided them.
-const DeviceModelQueries* queries_for(const char* function) {
-  const DeviceModelQueries* queries = device_model_queries();
-  if (!queries) log::debug(log::Category::Exec, "{}: no device model to ask (core has not started)", function);
-  return queries;
-}
-
-// *out = value for a query's int output; a null output is an invalid value.
-uint32_t store_int(int32_t* out, int32_t value) {
-  if (!out) return kCnpInvalidValue;
-  *out = value;
-  return kCnpSuccess;
-}
-
 // CNPerror cnpGetLastError(void): the thread's last error, left as it is.
 void get_last_error(jit::ThreadContext* context, void* const* args, void* result) {
   call_runtime("__cudaCDP2PeekAtLastError", context, args, result);
@@ -123,112 +95,60 @@ void set_last_error(jit::ThreadContext* context, void* const* args, void* result
   store_result(result, error);
 }
 
-// CNPerror cnpGetDeviceCount(int* count)
-void get_device_count(jit::ThreadContext*, void* const* args, void* result) {
-  const DeviceModelQueries* queries = queries_for("cnpGetDeviceCount");
-  if (!queries) return store_result(result, kCnpUnlisted);
-  store_result(result, store_int(argument<int32_t*>(args, 0), queries->device_count()));
-}
-
-// CNPerror cnpDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device)
-void device_get_attribute(jit::ThreadContext*, void* const* args, void* result) {
-  const DeviceModelQueries* queries = queries_for("cnpDeviceGetAttribute");
-  if (!queries) return store_result(result, kCnpUnlisted);
-  auto* value = argument<int32_t*>(args, 0);
-  const auto device = argument<int32_t>(args, 2);
-  if (!value) return store_result(result, kCnpInvalidValue);
-  if (device < 0 || device >= queries->device_count()) return store_result(result, kCnpInvalidDevice);
-  const std::optional<int> answer = queries->device_attribute(argument<int32_t>(args, 1), device);
-  store_result(result, answer ? store_int(value, *answer) : kCnpInvalidValue);
-}
-
-// CNPerror cnpGetCacheConfig(cudaFuncCache* config): the running device's (the first, as
-// cudaGetDevice in device code says).
-void get_cache_config(jit::ThreadContext*, void* const* args, void* result) {
-  const DeviceModelQueries* queries = queries_for("cnpGetCacheConfig");
-  if (!queries) return store_result(result, kCnpUnlisted);
-  store_result(result, store_int(argument<int32_t*>(args, 0), queries->cache_config(0)));
-}
-
-// CNPerror cnpGetSharedMemConfig(cudaSharedMemConfig* config): banks are four bytes wide
-// on every GPU since Kepler, as the host's cudaDeviceGetSharedMemConfig reports.
-void get_shared_mem_config(jit::ThreadContext*, void* const* args, void* result) {
-  constexpr int32_t kSharedMemBankSizeFourByte = 1;
-  store_result(result, store_int(argument<int32_t*>(args, 0), kSharedMemBankSizeFourByte));
-}
-
 // One int of cudaFuncAttributes by CUfunction_attribute number: the numbers the library
-// asks for (0 to 6) and cacheModeCA, as the host's cudaFuncGetAttributes answers them.
-std::optional<int32_t> function_attribute(const DeviceModelQueries& queries, const jit::KernelInfo& kernel,
-                                          int32_t attribute) {
-  constexpr int32_t kVersion = 90;  // what api/runtime's cudaFuncGetAttributes reports
+// asks for (0 to 6) and cacheModeCA, from what the device-side cudaFuncGetAttributes gives.
+std::optional<int32_t> function_attribute(const FunctionAttributes& attributes, int32_t attribute) {
   switch (attribute) {
     case 0:
-      return static_cast<int32_t>(queries.max_threads_per_block(kernel));  // MAX_THREADS_PER_BLOCK
+      return attributes.max_threads_per_block;  // MAX_THREADS_PER_BLOCK
     case 1:
-      return static_cast<int32_t>(kernel.static_shared_bytes);  // SHARED_SIZE_BYTES
+      return static_cast<int32_t>(attributes.shared_size_bytes);  // SHARED_SIZE_BYTES
     case 2:
-      return 0;  // CONST_SIZE_BYTES
+      return static_cast<int32_t>(attributes.const_size_bytes);  // CONST_SIZE_BYTES
     case 3:
-      return static_cast<int32_t>(kernel.local_bytes);  // LOCAL_SIZE_BYTES
+      return static_cast<int32_t>(attributes.local_size_bytes);  // LOCAL_SIZE_BYTES
     case 4:
-      return queries.registers_per_thread;  // NUM_REGS
+      return attributes.num_regs;  // NUM_REGS
     case 5:
-      return kVersion;  // PTX_VERSION
+      return attributes.ptx_version;  // PTX_VERSION
     case 6:
-      return kVersion;  // BINARY_VERSION
+      return attributes.binary_version;  // BINARY_VERSION
     case 7:
-      return 0;  // CACHE_MODE_CA
+      return attributes.cache_mode_ca;  // CACHE_MODE_CA
     default:
       return std::nullopt;
   }
 }
 
 // CNPerror cnpFuncGetAttribute(int* value, CUfunction_attribute attribute, const void* func)
-void func_get_attribute(jit::ThreadContext*, void* const* args, void* result) {
-  const DeviceModelQueries* queries = queries_for("cnpFuncGetAttribute");
-  if (!queries) return store_result(result, kCnpUnlisted);
+void func_get_attribute(jit::ThreadContext* context, void* const* args, void* result) {
   auto* value = argument<int32_t*>(args, 0);
-  const jit::KernelInfo* kernel = jit::find_kernel_by_entry(argument<void*>(args, 2));
-  if (!value || !kernel) return store_result(result, kCnpInvalidValue);
-  const std::optional<int32_t> answer = function_attribute(*queries, *kernel, argument<int32_t>(args, 1));
-  store_result(result, answer ? store_int(value, *answer) : kCnpInvalidValue);
-}
-
-// CNPerror MaxActiveBlocksPerMultiprocessor(int* blocks, const void* func, int block_size,
-// size_t dynamic_shared_bytes[, unsigned flags])
-void max_active_blocks_for(void* const* args, void* result, uint32_t flags) {
-  constexpr uint32_t kOccupancyDisableCachingOverride = 0x1;
-  const DeviceModelQueries* queries = queries_for("cnpMaxActiveBlocksPerMultiprocessor");
-  if (!queries) return store_result(result, kCnpUnlisted);
-  auto* blocks = argument<int32_t*>(args, 0);
-  const jit::KernelInfo* kernel = jit::find_kernel_by_entry(argument<void*>(args, 1));
-  const auto block_size = argument<int32_t>(args, 2);
-  if (!blocks || !kernel || block_size <= 0 || (flags & ~kOccupancyDisableCachingOverride) != 0)
-    return store_result(result, kCnpInvalidValue);
-  *blocks = queries->max_active_blocks_per_sm(*kernel, static_cast<uint32_t>(block_size), argument<uint64_t>(args, 3));
+  if (!value) return store_result(result, kCnpInvalidValue);
+  FunctionAttributes attributes;
+  FunctionAttributes* output = &attributes;
+  void* const query[] = {&output, args[2]};  // each argument by the address of its value
+  uint32_t error = 0;
+  devrt::func_get_attributes(context, query, &error);
+  if (error != 0) return store_result(result, cnp_error(error, "cnpFuncGetAttribute"));
+  const std::optional<int32_t> answer = function_attribute(attributes, argument<int32_t>(args, 1));
+  if (!answer) return store_result(result, kCnpInvalidValue);
+  *value = *answer;
   store_result(result, kCnpSuccess);
 }
 
-void max_active_blocks(jit::ThreadContext*, void* const* args, void* result) { max_active_blocks_for(args, result, 0); }
-
-void max_active_blocks_with_flags(jit::ThreadContext*, void* const* args, void* result) {
-  max_active_blocks_for(args, result, argument<uint32_t>(args, 4));
-}
-
 // void* cnpGetParameterBuffer(unsigned alignment, unsigned size): cudaGetParameterBuffer's
-// size_t arguments, narrowed by the library.
-void get_parameter_buffer(jit::ThreadContext* context, void* const* args, void* result) {
+// size_t arguments, narrowed by the library; `name` is the function of the library's ABI.
+void get_parameter_buffer(const char* name, jit::ThreadContext* context, void* const* args, void* result) {
   uint64_t alignment = argument<uint32_t>(args, 0), bytes = argument<uint32_t>(args, 1);
   void* const widened[] = {&alignment, &bytes};
-  call_runtime("cudaGetParameterBuffer", context, widened, result);
+  call_runtime(name, context, widened, result);
 }
 
 // CNPerror cnpLaunchDevice(void* func, void* buffer, dim3* grid, dim3* block, unsigned
 // shared_bytes, cudaStream_t stream): cudaLaunchDevice with its shapes given by address.
-void launch_device(jit::ThreadContext* context, void* const* args, void* result) {
+void launch_device(const char* name, jit::ThreadContext* context, void* const* args, void* result) {
   void* const by_value[] = {args[0], args[1], argument<void*>(args, 2), argument<void*>(args, 3), args[4], args[5]};
-  call_translated("cudaLaunchDevice", context, by_value, result);
+  call_translated(name, context, by_value, result);
 }
 
 // The grid group of a cooperative launch is its grid-sync workspace (kernel_abi.h: u32
@@ -303,49 +223,54 @@ struct NamedFunction {
 // A cnp call that is cucpu's device runtime function `name` with the same arguments.
 #define TRANSLATED(name) [](jit::ThreadContext* c, void* const* a, void* r) { call_translated(name, c, a, r); }
 #define SAME(name) [](jit::ThreadContext* c, void* const* a, void* r) { call_runtime(name, c, a, r); }
+// A cnp call whose arguments `adapter` turns into those of cucpu's function `name`.
+#define NARROWED(adapter, name) [](jit::ThreadContext* c, void* const* a, void* r) { adapter(name, c, a, r); }
 
 // In the order of jit::kDeviceRuntimeDriverFunctions.
 constexpr NamedFunction kFunctions[] = {
     {"cnpGetLastError", get_last_error},
     {"cnpSetLastError", set_last_error},
     {"cnpGetDevice", TRANSLATED("__cudaCDP2GetDevice")},
-    {"cnpGetDeviceCount", get_device_count},
-    {"cnpDeviceGetAttribute", device_get_attribute},
+    {"cnpGetDeviceCount", TRANSLATED("cudaGetDeviceCount")},
+    {"cnpDeviceGetAttribute", TRANSLATED("cudaDeviceGetAttribute")},
     {"cnpGetLimit", TRANSLATED("__cudaCDP2DeviceGetLimit")},
-    {"cnpGetCacheConfig", get_cache_config},
-    {"cnpGetSharedMemConfig", get_shared_mem_config},
+    {"cnpGetCacheConfig", TRANSLATED("cudaDeviceGetCacheConfig")},
+    {"cnpGetSharedMemConfig", TRANSLATED("__cudaCDP2DeviceGetSharedMemConfig")},
     {"cnpFuncGetAttribute", func_get_attribute},
-    {"__cuda_syscall_cnpMaxActiveBlocksPerMultiprocessor", max_active_blocks},
-    {"__cuda_syscall_cnpMaxActiveBlocksPerMultiprocessorWithFlags", max_active_blocks_with_flags},
+    {"__cuda_syscall_cnpMaxActiveBlocksPerMultiprocessor", TRANSLATED("cudaOccupancyMaxActiveBlocksPerMultiprocessor")},
+    {"__cuda_syscall_cnpMaxActiveBlocksPerMultiprocessorWithFlags",
+     TRANSLATED("cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags")},
     {"cnpStreamCreate", TRANSLATED("__cudaCDP2StreamCreateWithFlags")},
     {"cnpStreamDestroy", TRANSLATED("__cudaCDP2StreamDestroy")},
     {"cnpStreamWaitEvent", TRANSLATED("__cudaCDP2StreamWaitEvent")},
     {"cnpEventCreate", TRANSLATED("__cudaCDP2EventCreateWithFlags")},
     {"cnpEventRecord", TRANSLATED("__cudaCDP2EventRecord")},
     {"cnpEventDestroy", TRANSLATED("__cudaCDP2EventDestroy")},
-    {"cnpGetParameterBuffer", get_parameter_buffer},
-    {"cnpLaunchDevice", launch_device},
+    {"cnpGetParameterBuffer", NARROWED(get_parameter_buffer, "cudaGetParameterBuffer")},
+    {"cnpLaunchDevice", NARROWED(launch_device, "cudaLaunchDevice")},
     {"cnpGetParameterBufferV2", SAME("cudaGetParameterBufferV2")},
     {"cnpLaunchDeviceV2", TRANSLATED("cudaLaunchDeviceV2")},
     {"__cuda_syscall_cnpv2GetLastError", get_last_error},
     {"__cuda_syscall_cnpv2SetLastError", set_last_error},
     {"__cuda_syscall_cnpv2GetDevice", TRANSLATED("__cudaCDP2GetDevice")},
-    {"__cuda_syscall_cnpv2GetDeviceCount", get_device_count},
-    {"__cuda_syscall_cnpv2DeviceGetAttribute", device_get_attribute},
+    {"__cuda_syscall_cnpv2GetDeviceCount", TRANSLATED("__cudaCDP2GetDeviceCount")},
+    {"__cuda_syscall_cnpv2DeviceGetAttribute", TRANSLATED("__cudaCDP2DeviceGetAttribute")},
     {"__cuda_syscall_cnpv2GetLimit", TRANSLATED("__cudaCDP2DeviceGetLimit")},
-    {"__cuda_syscall_cnpv2GetCacheConfig", get_cache_config},
-    {"__cuda_syscall_cnpv2GetSharedMemConfig", get_shared_mem_config},
+    {"__cuda_syscall_cnpv2GetCacheConfig", TRANSLATED("__cudaCDP2DeviceGetCacheConfig")},
+    {"__cuda_syscall_cnpv2GetSharedMemConfig", TRANSLATED("__cudaCDP2DeviceGetSharedMemConfig")},
     {"__cuda_syscall_cnpv2FuncGetAttribute", func_get_attribute},
-    {"__cuda_syscall_cnpv2MaxActiveBlocksPerMultiprocessor", max_active_blocks},
-    {"__cuda_syscall_cnpv2MaxActiveBlocksPerMultiprocessorWithFlags", max_active_blocks_with_flags},
+    {"__cuda_syscall_cnpv2MaxActiveBlocksPerMultiprocessor",
+     TRANSLATED("__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessor")},
+    {"__cuda_syscall_cnpv2MaxActiveBlocksPerMultiprocessorWithFlags",
+     TRANSLATED("__cudaCDP2OccupancyMaxActiveBlocksPerMultiprocessorWithFlags")},
     {"__cuda_syscall_cnpv2StreamCreate", TRANSLATED("__cudaCDP2StreamCreateWithFlags")},
     {"__cuda_syscall_cnpv2StreamDestroy", TRANSLATED("__cudaCDP2StreamDestroy")},
     {"__cuda_syscall_cnpv2StreamWaitEvent", TRANSLATED("__cudaCDP2StreamWaitEvent")},
     {"__cuda_syscall_cnpv2EventCreate", TRANSLATED("__cudaCDP2EventCreateWithFlags")},
     {"__cuda_syscall_cnpv2EventRecord", TRANSLATED("__cudaCDP2EventRecord")},
     {"__cuda_syscall_cnpv2EventDestroy", TRANSLATED("__cudaCDP2EventDestroy")},
-    {"__cuda_syscall_cnpv2GetParameterBuffer", get_parameter_buffer},
-    {"__cuda_syscall_cnpv2LaunchDevice", launch_device},
+    {"__cuda_syscall_cnpv2GetParameterBuffer", NARROWED(get_parameter_buffer, "__cudaCDP2GetParameterBuffer")},
+    {"__cuda_syscall_cnpv2LaunchDevice", NARROWED(launch_device, "__cudaCDP2LaunchDevice")},
     {"__cuda_syscall_cnpv2GetParameterBufferV2", SAME("__cudaCDP2GetParameterBufferV2")},
     {"__cuda_syscall_cnpv2LaunchDeviceV2", TRANSLATED("__cudaCDP2LaunchDeviceV2")},
     {"__cuda_syscall_CGS_get_intrinsic_handle", cgs_get_intrinsic_handle},
@@ -356,6 +281,7 @@ constexpr NamedFunction kFunctions[] = {
 
 #undef TRANSLATED
 #undef SAME
+#undef NARROWED
 
 }  // namespace
 

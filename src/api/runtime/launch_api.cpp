@@ -8,17 +8,28 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cstddef>
+#include <cstring>
 
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
 #include "core/cluster_launch.h"
 #include "core/device.h"
 #include "core/event.h"
+#include "core/function_attributes.h"
 #include "core/launch.h"
 #include "core/occupancy.h"
 
 using namespace cucpu;
 using runtime::NullStream;
+
+// The device runtime writes device code's cudaFuncAttributes from the same struct.
+static_assert(sizeof(exec::FunctionAttributes) == sizeof(cudaFuncAttributes));
+static_assert(offsetof(exec::FunctionAttributes, max_threads_per_block) ==
+              offsetof(cudaFuncAttributes, maxThreadsPerBlock));
+static_assert(offsetof(exec::FunctionAttributes, non_portable_cluster_size_allowed) ==
+              offsetof(cudaFuncAttributes, nonPortableClusterSizeAllowed));
+static_assert(offsetof(exec::FunctionAttributes, reserved) == offsetof(cudaFuncAttributes, reserved));
 
 namespace {
 
@@ -188,17 +199,8 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   auto info = core::modules().load_kernel(*kernel);
   if (!info) return runtime::record(info.error());
-  const int registers = kernel->module->registers_per_thread(kernel->device_name);
-  if (static_cast<uint32_t>(blockSize) > core::max_threads_per_block((*info)->max_threads_per_block, registers) ||
-      dynamicSMemSize > core::max_dynamic_shared_bytes(kernel->max_dynamic_shared_bytes, (*info)->static_shared_bytes)) {
-    *numBlocks = 0;  // such a block cannot launch at all
-    return cudaSuccess;
-  }
-  // The carveout preference counts: an H100 gives 8 blocks of 128 threads at 0%, 16 at 50%
-  // (e2e cluster_occupancy).
-  *numBlocks = core::max_active_blocks_per_sm(static_cast<uint32_t>(blockSize),
-                                              (*info)->dynamic_shared_offset + dynamicSMemSize, registers,
-                                              kernel->preferred_shared_carveout);
+  *numBlocks =
+      core::kernel_max_active_blocks_per_sm(*kernel, **info, static_cast<uint32_t>(blockSize), dynamicSMemSize);
   return cudaSuccess;
 }
 
@@ -269,25 +271,8 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   auto info = core::modules().load_kernel(*kernel);
   if (!info) return runtime::record(info.error());
-  *attr = cudaFuncAttributes{};
-  attr->sharedSizeBytes = (*info)->static_shared_bytes;
-  attr->constSizeBytes = 0;
-  attr->localSizeBytes = (*info)->local_bytes;
-  attr->numRegs = kernel->module->registers_per_thread(kernel->device_name);
-  attr->maxThreadsPerBlock = static_cast<int>(core::max_threads_per_block((*info)->max_threads_per_block, attr->numRegs));
-  attr->ptxVersion = 90;
-  attr->binaryVersion = 90;
-  attr->cacheModeCA = 0;
-  attr->maxDynamicSharedSizeBytes =
-      static_cast<int>(core::max_dynamic_shared_bytes(kernel->max_dynamic_shared_bytes, (*info)->static_shared_bytes));
-  attr->preferredShmemCarveout = kernel->preferred_shared_carveout;
-  const exec::Dim3 cluster = core::required_cluster_dims(**info, *kernel);
-  attr->clusterDimMustBeSet = (*info)->explicit_cluster || kernel->cluster_dim_must_be_set;
-  attr->requiredClusterWidth = static_cast<int>(cluster.x);
-  attr->requiredClusterHeight = static_cast<int>(cluster.y);
-  attr->requiredClusterDepth = static_cast<int>(cluster.z);
-  attr->clusterSchedulingPolicyPreference = kernel->cluster_scheduling_policy;
-  attr->nonPortableClusterSizeAllowed = kernel->non_portable_cluster_size_allowed;
+  const exec::FunctionAttributes attributes = core::function_attributes(*kernel, **info);
+  std::memcpy(attr, &attributes, sizeof(*attr));
   return cudaSuccess;
 }
 

@@ -5,6 +5,7 @@
 // (core/memory_commands.h decides when the call returns).
 #include <cuda_runtime_api.h>
 
+#include <cstddef>
 #include <type_traits>
 
 #include "api/runtime/array_handle.h"
@@ -12,9 +13,18 @@
 #include "api/runtime/stream_handle.h"
 #include "core/memory_commands.h"
 #include "core/strided_copy.h"
+#include "exec/device_runtime_model_calls.h"
 
 using namespace cucpu;
 using runtime::NullStream;
+
+// The device runtime reads device code's cudaMemcpy3DParms through its own mirror of it.
+static_assert(sizeof(exec::devrt::Memcpy3DParms) == sizeof(cudaMemcpy3DParms));
+static_assert(offsetof(exec::devrt::Memcpy3DParms, src_ptr) == offsetof(cudaMemcpy3DParms, srcPtr));
+static_assert(offsetof(exec::devrt::Memcpy3DParms, dst_array) == offsetof(cudaMemcpy3DParms, dstArray));
+static_assert(offsetof(exec::devrt::Memcpy3DParms, dst_pos) == offsetof(cudaMemcpy3DParms, dstPos));
+static_assert(offsetof(exec::devrt::Memcpy3DParms, extent) == offsetof(cudaMemcpy3DParms, extent));
+static_assert(offsetof(exec::devrt::Memcpy3DParms, kind) == offsetof(cudaMemcpy3DParms, kind));
 
 namespace {
 
