@@ -2,8 +2,10 @@
 // functions the runtime API's cudaDeviceGetAttribute, cudaGetDeviceCount,
 // cudaDeviceGetCacheConfig, cudaFuncGetAttributes, cudaOccupancyMaxActiveBlocksPerMultiprocessor
 // and the pitched cudaMemcpy2D/3DAsync and cudaMemset2D/3DAsync answer with (api/runtime).
-// Device code names a kernel by its compiled code: the registered kernel behind it carries
-// what the host set with cudaFuncSetAttribute; one the host never registered has the defaults.
+// Device code names a kernel by its compiled code, and does not see what the host set with
+// cudaFuncSetAttribute: on an H100 its cudaFuncGetAttributes reports 0 for the maximum
+// dynamic shared memory and the carveout the host set, and its occupancy calculator ignores
+// that carveout (e2e dp_device_runtime_queries).
 #include "core/device_model_queries.h"
 
 #include "core/device.h"
@@ -23,12 +25,23 @@ const Kernel& kernel_of(const jit::KernelInfo& info) {
   return kernel ? *kernel : unregistered;
 }
 
+// The kernel as device code sees it: without the attributes the host set.
+Kernel device_view(const jit::KernelInfo& info) {
+  Kernel kernel = kernel_of(info);
+  kernel.max_dynamic_shared_bytes = -1;
+  kernel.preferred_shared_carveout = -1;
+  return kernel;
+}
+
 exec::FunctionAttributes kernel_function_attributes(const jit::KernelInfo& info) {
-  return function_attributes(kernel_of(info), info);
+  exec::FunctionAttributes attributes = function_attributes(device_view(info), info);
+  attributes.max_dynamic_shared_size_bytes = 0;
+  attributes.preferred_shmem_carveout = 0;
+  return attributes;
 }
 
 int kernel_max_active_blocks(const jit::KernelInfo& info, uint32_t block_threads, std::size_t dynamic_shared_bytes) {
-  return kernel_max_active_blocks_per_sm(kernel_of(info), info, block_threads, dynamic_shared_bytes);
+  return kernel_max_active_blocks_per_sm(device_view(info), info, block_threads, dynamic_shared_bytes);
 }
 
 PitchedPointer pitched_pointer(const exec::PitchedSide& side) {

@@ -20,7 +20,7 @@ exec::FunctionAttributes function_attributes(const Kernel& kernel, const jit::Ke
   constexpr int32_t kVersion = 90;  // the PTX and binary version of an sm_90 kernel
   exec::FunctionAttributes attributes;
   attributes.shared_size_bytes = info.static_shared_bytes;
-  attributes.const_size_bytes = 0;
+  attributes.const_size_bytes = info.module_const_bytes;
   attributes.local_size_bytes = info.local_bytes;
   attributes.num_regs = registers_of(kernel);
   attributes.max_threads_per_block =
@@ -44,8 +44,9 @@ exec::FunctionAttributes function_attributes(const Kernel& kernel, const jit::Ke
 int kernel_max_active_blocks_per_sm(const Kernel& kernel, const jit::KernelInfo& info, uint32_t block_threads,
                                     size_t dynamic_shared_bytes) {
   const int registers = registers_of(kernel);
-  if (block_threads > max_threads_per_block(info.max_threads_per_block, registers) ||
-      dynamic_shared_bytes > max_dynamic_shared_bytes(kernel.max_dynamic_shared_bytes, info.static_shared_bytes))
+  // A block larger than the kernel's maximum is not refused: an H100 gives 4 blocks of 512
+  // threads for a __launch_bounds__(256) kernel (e2e dp_device_runtime_queries).
+  if (dynamic_shared_bytes > max_dynamic_shared_bytes(kernel.max_dynamic_shared_bytes, info.static_shared_bytes))
     return 0;  // such a block cannot launch at all
   // The carveout preference counts: an H100 gives 8 blocks of 128 threads at 0%, 16 at 50%
   // (e2e cluster_occupancy).

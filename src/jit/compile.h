@@ -30,6 +30,9 @@ struct KernelInfo {
   uint32_t static_shared_bytes = 0;  // .shared variables the kernel can reach
   uint32_t dynamic_shared_offset = 0;// where `extern .shared x[]` starts (aligned, >= static)
   uint32_t local_bytes = 0;          // .local per thread
+  // The module's .const variables one after another, each aligned: what an H100 reports as
+  // every kernel's cudaFuncAttributes::constSizeBytes (e2e dp_device_runtime_queries).
+  uint32_t module_const_bytes = 0;
   uint32_t max_threads_per_block = 1024;  // from .maxntid/.reqntid, else the device limit
   uint32_t reqntid[3] = {0, 0, 0};
   bool uses_barriers = false;        // calls a runtime function that waits for other threads

@@ -232,6 +232,10 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
   m.func_exits = find_exit_in_func(ptx);
   if (auto r = initialize_variables(m); !r) return r.error();
 
+  uint64_t const_bytes = 0;
+  for (const ptx::Variable& v : ptx.variables)
+    if (v.space == ptx::StateSpace::Const) const_bytes = align_up(const_bytes, v.alignment()) + v.size_bytes();
+
   std::map<const ptx::Function*, FunctionFacts> facts;
   for (const ptx::Function& f : ptx.functions) {
     auto it = m.functions.find(f.name);
@@ -249,6 +253,7 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
     const SharedLayout& layout = shared.functions.at(&f);
     info.static_shared_bytes = static_cast<uint32_t>(layout.static_bytes - kReservedSharedBytes);
     info.dynamic_shared_offset = static_cast<uint32_t>(layout.dynamic_offset - kReservedSharedBytes);
+    info.module_const_bytes = static_cast<uint32_t>(const_bytes);
     for (const ptx::Variable& v : f.locals) {
       if (v.space == ptx::StateSpace::Local) info.local_bytes += static_cast<uint32_t>(v.size_bytes());
     }

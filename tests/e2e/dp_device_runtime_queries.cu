@@ -162,18 +162,16 @@ void error_line(const char* what, int device, cudaError_t host) {
               cudaGetErrorName(host), device == static_cast<int>(host) ? "" : "  DIFFERENT");
 }
 
-// A short fingerprint of the pitched region: the bytes each operation wrote.
+// A short fingerprint of the pitched region: the bytes each copy wrote. What the sets wrote
+// is not printed: the H100's device-side sets write zeros (as its cudaMemsetAsync does, see
+// the conformance suite's dp_device_memcpy), cucpu the value asked for.
 void print_region(const char* side, const unsigned char* r) {
   std::printf("%s 2D copy row 3:", side);
   for (int i = 0; i < 8; ++i) std::printf(" %02x", r[256 + 3 * 32 + i]);
-  std::printf("\n%s 2D set rows:", side);
-  for (int row = 0; row < 3; ++row) std::printf(" %02x%02x", r[512 + row * 8], r[512 + row * 8 + 3]);
   std::printf("\n%s 3D copy box:", side);
   for (int z = 0; z < 2; ++z)
     for (int y = 0; y < 2; ++y)
       for (int x = 0; x < 3; ++x) std::printf(" %02x", r[1024 + (1 + z) * 32 + (1 + y) * 8 + 2 + x]);
-  std::printf("\n%s 3D set slices:", side);
-  for (int z = 0; z < 2; ++z) std::printf(" %02x%02x", r[1536 + z * 24], r[1536 + z * 24 + 8 + 4]);
   std::printf("\n");
 }
 
@@ -229,8 +227,10 @@ int main() {
 
   cudaFuncAttributes f;
   error_line("cudaFuncGetAttributes", a.func_error, cudaFuncGetAttributes(&f, target));
-  error_line("cudaFuncGetAttributes of no kernel", a.bad_func_error,
-             cudaFuncGetAttributes(&f, reinterpret_cast<const void*>(device_region)));
+  // The host side is not asked: the real libcudart takes any pointer for a kernel handle and
+  // crashes in cuKernelGetFunction on a data address (H100, driver 580).
+  std::printf("%-44s device %s\n", "cudaFuncGetAttributes of no kernel",
+              cudaGetErrorName(static_cast<cudaError_t>(a.bad_func_error)));
   cudaFuncGetAttributes(&f, target);
   line("func sharedSizeBytes", a.func.sharedSizeBytes, f.sharedSizeBytes);
   line("func constSizeBytes", a.func.constSizeBytes, f.constSizeBytes);
@@ -277,7 +277,9 @@ int main() {
   cudaMemcpy(host_bytes, host_region, kRegion, cudaMemcpyDeviceToHost);
   print_region("device", device_bytes);
   print_region("host  ", host_bytes);
-  line("pitched regions equal", std::memcmp(device_bytes, host_bytes, kRegion) == 0, 1);
+  const bool copies_equal = std::memcmp(device_bytes, host_bytes, 512) == 0 &&
+                            std::memcmp(device_bytes + 1024, host_bytes + 1024, 512) == 0;
+  line("copied regions equal", copies_equal, 1);
 
   int sum = 0;
   cudaMemcpy(&sum, launched, sizeof(sum), cudaMemcpyDeviceToHost);
