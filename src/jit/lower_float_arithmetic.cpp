@@ -1,6 +1,6 @@
 // Floating-point arithmetic on .f32/.f64: add/sub/mul/mad/fma/div with the rounding
 // modifiers, neg/abs/min/max, sqrt/rcp/rsqrt, the .approx transcendentals and copysign.
-// rsqrt.approx and sin/cos.approx.f32 are the H100's MUFU models (special_function_unit.h);
+// rsqrt.approx and sin/cos/ex2/lg2.approx.f32 are the H100's MUFU models (special_function_unit.h);
 // the other .approx functions are the host's correctly rounded or libm results, within the
 // PTX ISA's bounds.
 //
@@ -180,11 +180,17 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
       break;
     }
     case ptx::Opcode::Ex2:
-      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::exp2, x);
+    case ptx::Opcode::Lg2: {  // f32: MUFU.EX2/LG2 (with ptxas's subnormal rescaling without .ftz)
+      bool ex2 = inst.opcode == ptx::Opcode::Ex2;
+      if (t->isFloatTy()) {
+        const char* name = ex2 ? (inst.q.ftz ? "__cucpu_jit_ex2_approx_ftz_f32" : "__cucpu_jit_ex2_approx_f32")
+                               : (inst.q.ftz ? "__cucpu_jit_lg2_approx_ftz_f32" : "__cucpu_jit_lg2_approx_f32");
+        result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
+      } else {
+        result = b.CreateUnaryIntrinsic(ex2 ? llvm::Intrinsic::exp2 : llvm::Intrinsic::log2, x);
+      }
       break;
-    case ptx::Opcode::Lg2:
-      result = b.CreateUnaryIntrinsic(llvm::Intrinsic::log2, x);
-      break;
+    }
     case ptx::Opcode::Sin:
     case ptx::Opcode::Cos: {  // f32: FMUL.RZ by 1/(2 pi) and MUFU.SIN/COS, bit for bit
       bool sin = inst.opcode == ptx::Opcode::Sin;

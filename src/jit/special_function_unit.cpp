@@ -19,6 +19,15 @@
 // with the same S. MUFU.COS is MUFU.SIN a quarter turn on. scripts/fit_mufu_sin.cpp fitted
 // mufu_sin_table.h to all 2^23 * 14 results of sin/cos.approx.f32 the H100 gave for x in
 // [2^-3, 8) and [-2, -1) and reproduces every one; tests/data/mufu_sin_h100.tsv keeps a sample.
+//
+// MUFU.EX2 and MUFU.LG2 use the same interpolator on a 23-bit argument, in units of 2^-38:
+//   V = c0 * 2^shift + offset + c1*l + c2*S(l),
+// for EX2 on the fraction of x in fixed point (2^f's significand = V >> 15), for LG2 on the
+// mantissa (log2(1.m) = V >> 2 in units of 2^-36, added to the exponent in fixed point and
+// truncated to a float). scripts/fit_mufu_ex2.cpp and fit_mufu_lg2.cpp fitted
+// mufu_ex2_table.h and mufu_lg2_table.h to every result of 30 (ex2) and 15 (lg2) binades and
+// 2^20 floats over all bit patterns, and reproduce every one; tests/data/mufu_ex2_h100.tsv and
+// mufu_lg2_h100.tsv keep samples.
 #include "jit/special_function_unit.h"
 
 #include <algorithm>
@@ -28,6 +37,8 @@
 #include <limits>
 
 #include "jit/function_lowering.h"
+#include "jit/mufu_ex2_table.h"
+#include "jit/mufu_lg2_table.h"
 #include "jit/mufu_rsqrt_table.h"
 #include "jit/mufu_sin_table.h"
 
@@ -82,13 +93,18 @@ bool rsqrt_special(T x, T& result) {
   return true;
 }
 
+// v * 2^exponent truncated to a float's 24 significant bits (v * 2^exponent a normal float).
+float truncated_to_float(uint64_t v, int exponent) {
+  int dropped = std::max(0, static_cast<int>(std::bit_width(v)) - 24);
+  return std::ldexp(static_cast<float>(v >> dropped << dropped), exponent);
+}
+
 // |MUFU.SIN| at j (23 bits) of the quarter wave: about sin(pi/2 * j / 2^23).
 float quarter_wave(uint32_t j) {
   const MufuSinSegment& s = kMufuSinTable[j >> 17];
   uint32_t l = j & 0x1ffffu;
   auto v = static_cast<uint64_t>(int64_t{s.c0} * 4096 + int64_t{s.c1} * l - int64_t{s.c2} * int64_t(kept_square(l)));
-  int dropped = std::max(0, static_cast<int>(std::bit_width(v)) - 24);  // truncation to a float's 24 bits
-  return std::ldexp(static_cast<float>(v >> dropped << dropped), -37);
+  return truncated_to_float(v, -37);
 }
 
 // MUFU.SIN of the 25-bit phase f (the fraction of |r| in units of 2^-25), for r >= 0.
@@ -111,6 +127,25 @@ float revolutions_rz(float x) {
   return std::fabs(static_cast<double>(r)) > std::fabs(p) ? std::nextafter(r, 0.0f) : r;
 }
 
+// The interpolator's V for a table row and the 17-bit l, in units of 2^-38.
+template <typename Segment>
+int64_t interpolate(const Segment& s, int shift, int64_t offset, uint32_t l) {
+  return (int64_t{s.c0} << shift) + offset + int64_t{s.c1} * l + int64_t{s.c2} * int64_t(kept_square(l));
+}
+
+// 2^(f / 2^23) for the 23-bit fraction f, as a 24-bit significand (units of 2^-23).
+uint32_t ex2_significand(uint32_t f) {
+  int64_t v = interpolate(kMufuEx2Table[f >> 17], kMufuEx2Shift, kMufuEx2Offset, f & 0x1ffffu);
+  return static_cast<uint32_t>(v >> 15);
+}
+
+// log2(1.m) for the 23-bit mantissa m, in units of 2^-36.
+int64_t lg2_of_mantissa(uint32_t m) {
+  return interpolate(kMufuLg2Table[m >> 17], kMufuLg2Shift, kMufuLg2Offset, m & 0x1ffffu) >> 2;
+}
+
+const float kCanonicalNan = std::bit_cast<float>(0x7fffffffu);  // what the GPU writes for a NaN
+
 }  // namespace
 
 float mufu_sin(float revolutions) {
@@ -126,6 +161,46 @@ float mufu_cos(float revolutions) {
 
 float sin_approx_f32(float x) { return mufu_sin(revolutions_rz(x)); }
 float cos_approx_f32(float x) { return mufu_cos(revolutions_rz(x)); }
+
+float mufu_ex2(float x) {
+  if (std::isnan(x)) return kCanonicalNan;
+  if (std::fabs(x) >= 256) return x > 0 ? std::numeric_limits<float>::infinity() : 0.0f;
+  // |x| in fixed point with 23 fraction bits (exact in float, then truncated); a subnormal is 0.
+  auto fixed = static_cast<uint32_t>(std::fabs(x) * 0x1p23f);
+  int whole = static_cast<int>(fixed >> 23);
+  uint32_t fraction = fixed & 0x7fffffu;
+  if (std::signbit(x)) {  // 2^-(w + g) = 2^-(w + 1) * 2^(1 - g), 1 - g taken as ~g
+    whole = fraction != 0 ? -whole - 1 : -whole;
+    if (fraction != 0) fraction = ~fraction & 0x7fffffu;
+  }
+  double y = std::ldexp(static_cast<double>(ex2_significand(fraction)), whole - 23);
+  return y < 0x1p-126 ? 0.0f : static_cast<float>(y);  // exact, or +inf from 2^128 on
+}
+
+float mufu_lg2(float x) {
+  if (x == 0 || std::fpclassify(x) == FP_SUBNORMAL) return -std::numeric_limits<float>::infinity();  // flushed
+  if (std::isnan(x) || x < 0) return kCanonicalNan;
+  if (std::isinf(x)) return x;
+  if (x == 1) return 0;
+  auto bits = std::bit_cast<uint32_t>(x);
+  int64_t exponent = static_cast<int64_t>(bits >> 23) - 127;
+  int64_t fraction = lg2_of_mantissa(bits & 0x7fffffu);
+  if (exponent >= 0) return truncated_to_float(static_cast<uint64_t>((exponent << 36) + fraction), -36);
+  return -truncated_to_float(static_cast<uint64_t>((-exponent << 36) - fraction - 1), -36);  // ones' complement
+}
+
+// FSETP.GEU x, -126 guards the rescaling: a NaN goes to MUFU.EX2 as it is.
+float ex2_approx_f32(float x) {
+  if (!(x < -126.0f)) return mufu_ex2(x);
+  float y = mufu_ex2(x * 0.5f);
+  return y * y;
+}
+
+// FSETP.GEU |x|, 2^-126 guards the rescaling: ±0 and subnormals (exact times 2^24).
+float lg2_approx_f32(float x) {
+  if (!(std::fabs(x) < 0x1p-126f)) return mufu_lg2(x);
+  return mufu_lg2(x * 0x1p24f) + -24.0f;
+}
 
 float mufu_rsqrt(float x) {
   float special;
@@ -167,6 +242,10 @@ double __cucpu_jit_rsqrt_approx_ftz_f64(double x) {  // .ftz: a subnormal input 
 double __cucpu_jit_rsqrt_approx_f64(double x) { return rsqrt_approx_f64(x); }
 float __cucpu_jit_sin_approx_f32(float x) { return sin_approx_f32(x); }
 float __cucpu_jit_cos_approx_f32(float x) { return cos_approx_f32(x); }
+float __cucpu_jit_ex2_approx_f32(float x) { return ex2_approx_f32(x); }
+float __cucpu_jit_ex2_approx_ftz_f32(float x) { return mufu_ex2(x); }
+float __cucpu_jit_lg2_approx_f32(float x) { return lg2_approx_f32(x); }
+float __cucpu_jit_lg2_approx_ftz_f32(float x) { return mufu_lg2(x); }
 }
 }  // namespace
 
@@ -177,6 +256,10 @@ RuntimeSymbols special_function_helper_symbols() {
   symbols["__cucpu_jit_rsqrt_approx_f64"] = reinterpret_cast<void*>(&__cucpu_jit_rsqrt_approx_f64);
   symbols["__cucpu_jit_sin_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_sin_approx_f32);
   symbols["__cucpu_jit_cos_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_cos_approx_f32);
+  symbols["__cucpu_jit_ex2_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_ex2_approx_f32);
+  symbols["__cucpu_jit_ex2_approx_ftz_f32"] = reinterpret_cast<void*>(&__cucpu_jit_ex2_approx_ftz_f32);
+  symbols["__cucpu_jit_lg2_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_lg2_approx_f32);
+  symbols["__cucpu_jit_lg2_approx_ftz_f32"] = reinterpret_cast<void*>(&__cucpu_jit_lg2_approx_ftz_f32);
   return symbols;
 }
 

@@ -30,4 +30,22 @@ float mufu_cos(float revolutions);
 float sin_approx_f32(float x);
 float cos_approx_f32(float x);
 
+// MUFU.EX2: ex2.approx.ftz.f32. |x| in fixed point with 23 fraction bits (truncated; for x < 0
+// the fraction's ones' complement), 2^fraction from a table, times 2^integer. A subnormal x
+// counts as 0; results below 2^-126 are +0, from 2^128 on +inf; NaN gives 0x7fffffff.
+// Within 2 ulp of 2^x.
+float mufu_ex2(float x);
+
+// MUFU.LG2: lg2.approx.ftz.f32. exponent + log2(mantissa) in fixed point with 36 fraction bits
+// (the table's log2 of the mantissa, ones' complement for a negative exponent), truncated to a
+// float; log2(1) = 0. ±0 and subnormals give -inf, x < 0 and NaN 0x7fffffff, +inf +inf.
+// Within about 2^-22 of log2(x).
+float mufu_lg2(float x);
+
+// ex2.approx.f32 and lg2.approx.f32 (no .ftz) as ptxas expands them on sm_90: for x < -126,
+// MUFU.EX2 of x/2 squared (FMUL, so the result can be subnormal); for |x| < 2^-126, MUFU.LG2 of
+// x * 2^24, minus 24.
+float ex2_approx_f32(float x);
+float lg2_approx_f32(float x);
+
 }  // namespace cucpu::jit

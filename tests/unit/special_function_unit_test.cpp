@@ -1,7 +1,7 @@
 // The MUFU models (src/jit/special_function_unit.h) against results taken on an H100:
-// tests/data/mufu_rsqrt_h100.tsv and mufu_sin_h100.tsv (samples of the probes the tables were
-// fitted to, see tests/data/README.md) and the rsqrt and __sinf lines of the math_precision
-// conformance program.
+// tests/data/mufu_rsqrt_h100.tsv, mufu_sin_h100.tsv, mufu_ex2_h100.tsv and mufu_lg2_h100.tsv
+// (samples of the probes the tables were fitted to, see tests/data/README.md) and the rsqrt,
+// __sinf and __expf lines of the math_precision conformance program.
 #include <gtest/gtest.h>
 
 #include <bit>
@@ -134,6 +134,80 @@ TEST(SpecialFunctionUnit, SinCosSpecialInputs) {
     EXPECT_TRUE(std::isnan(sin_approx_f32(x))) << x;
     EXPECT_TRUE(std::isnan(cos_approx_f32(x))) << x;
   }
+}
+
+// `kind input result` lines (hex bits) of a sample file, each checked with `model`.
+void check_sample(const char* file, const std::string& kind, float (*model)(float), int at_least) {
+  std::ifstream in(std::string(CUCPU_TEST_DATA "/data/") + file);
+  ASSERT_TRUE(in) << "tests/data/" << file << " is missing";
+  std::string line;
+  int count = 0;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::istringstream fields(line);
+    std::string k;
+    uint32_t input = 0, expected = 0;
+    fields >> k >> std::hex >> input >> expected;
+    ASSERT_TRUE(fields && k == kind) << "bad line: " << line;
+    EXPECT_EQ(std::bit_cast<uint32_t>(model(std::bit_cast<float>(input))), expected) << kind << " of " << line;
+    ++count;
+  }
+  EXPECT_GE(count, at_least);
+}
+
+// ex2/lg2.approx.ftz.f32 are MUFU.EX2/LG2 alone; the samples span all bit patterns too.
+TEST(SpecialFunctionUnit, Ex2MatchesTheH100Sample) { check_sample("mufu_ex2_h100.tsv", "ex2", mufu_ex2, 4800); }
+TEST(SpecialFunctionUnit, Lg2MatchesTheH100Sample) { check_sample("mufu_lg2_h100.tsv", "lg2", mufu_lg2, 2900); }
+
+// math_precision.cu on the H100: __expf(1.5) is ex2.approx.ftz.f32 of 1.5 * log2(e).
+TEST(SpecialFunctionUnit, ExpOfOneAndAHalfAsInMathPrecision) {
+  EXPECT_EQ(mufu_ex2(1.5f * 0x1.715476p0f), 0x1.1ed3fep+2f);
+}
+
+TEST(SpecialFunctionUnit, Ex2Lg2AreCloseToExactAndExactAtPowersOfTwo) {
+  for (int k = -126; k <= 127; ++k) EXPECT_EQ(mufu_ex2(static_cast<float>(k)), std::ldexp(1.0f, k)) << k;
+  for (float x = -20.0f; x < 20.0f; x += 0.0137f) {
+    double exact = std::exp2(static_cast<double>(x));
+    EXPECT_NEAR(mufu_ex2(x), exact, 2 * std::ldexp(1.0, std::ilogb(exact) - 23)) << x;
+  }
+  for (float x = 0x1p-100f; x < 0x1p100f; x *= 1.0173f) {  // 2^-21 in fixed point, truncated to a float
+    double exact = std::log2(double{x});
+    EXPECT_NEAR(mufu_lg2(x), exact, 0x1p-21 + (exact == 0 ? 0 : std::ldexp(1.0, std::ilogb(exact) - 23))) << x;
+  }
+  EXPECT_EQ(mufu_lg2(1.0f), 0.0f);
+  EXPECT_EQ(mufu_lg2(2.0f), 1.0f);
+  EXPECT_EQ(mufu_lg2(0.5f), -0x1.fffffcp-1f);  // the ones' complement of log2(1) = 2^-23.15
+}
+
+TEST(SpecialFunctionUnit, Ex2Lg2SpecialInputs) {
+  constexpr float inf = std::numeric_limits<float>::infinity(), nan = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_EQ(mufu_ex2(0.0f), 1.0f);
+  EXPECT_EQ(mufu_ex2(-0.0f), 1.0f);
+  EXPECT_EQ(mufu_ex2(0x1p-149f), 1.0f);  // subnormal: 0
+  EXPECT_EQ(mufu_ex2(inf), inf);
+  EXPECT_EQ(mufu_ex2(128.0f), inf);
+  EXPECT_EQ(std::bit_cast<uint32_t>(mufu_ex2(-inf)), 0u);
+  EXPECT_EQ(std::bit_cast<uint32_t>(mufu_ex2(-127.0f)), 0u);  // 2^-127 flushed
+  EXPECT_EQ(std::bit_cast<uint32_t>(mufu_ex2(nan)), 0x7fffffffu);
+  EXPECT_EQ(mufu_lg2(0.0f), -inf);
+  EXPECT_EQ(mufu_lg2(-0.0f), -inf);
+  EXPECT_EQ(mufu_lg2(-0x1p-140f), -inf);  // subnormal: -0
+  EXPECT_EQ(mufu_lg2(inf), inf);
+  for (float x : {-1.0f, -inf, nan}) EXPECT_EQ(std::bit_cast<uint32_t>(mufu_lg2(x)), 0x7fffffffu) << x;
+}
+
+// Without .ftz, ptxas rescales around the unit: subnormal results and inputs work.
+TEST(SpecialFunctionUnit, Ex2Lg2WithoutFtzRescale) {
+  EXPECT_EQ(ex2_approx_f32(-130.0f), 0x1p-130f);
+  EXPECT_EQ(ex2_approx_f32(-149.0f), 0x1p-149f);
+  EXPECT_EQ(ex2_approx_f32(-150.5f), 0.0f);
+  EXPECT_EQ(ex2_approx_f32(-126.0f), mufu_ex2(-126.0f));
+  float y = mufu_ex2(-65.25f);
+  EXPECT_EQ(ex2_approx_f32(-130.5f), y * y);
+  EXPECT_EQ(lg2_approx_f32(0x1p-140f), mufu_lg2(0x1p-116f) - 24.0f);
+  EXPECT_EQ(lg2_approx_f32(0x1p-126f), mufu_lg2(0x1p-126f));
+  EXPECT_EQ(lg2_approx_f32(0.0f), -std::numeric_limits<float>::infinity());
+  EXPECT_TRUE(std::isnan(lg2_approx_f32(-0x1p-140f)));
 }
 
 }  // namespace
