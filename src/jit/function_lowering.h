@@ -140,6 +140,10 @@ bool lower_cluster(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_data_movement(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_integer_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_bit_manipulation(FunctionLowering& fl, const ptx::Instruction& inst);
+// add/min/max on .u16x2/.s16x2 (takes these before the float families, which know min/max).
+bool lower_packed_integer(FunctionLowering& fl, const ptx::Instruction& inst);
+// The SIMD video instructions vadd2 ... vset4.
+bool lower_video(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_float_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst);
 // f16/bf16 and their x2 forms, cvt to them and to tf32 (takes these before the others).
 bool lower_half_precision(FunctionLowering& fl, const ptx::Instruction& inst);

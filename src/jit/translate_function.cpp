@@ -21,6 +21,7 @@ constexpr LowerFamily kFamilies[] = {
     lower_async_proxy,  // st.async, red.async, cp.reduce.async.bulk: before lower_data_movement, lower_atomics, lower_async_copy
     lower_cluster,  // barrier.cluster, cvta.shared::cluster: before lower_synchronization and lower_data_movement
     lower_control_flow,     lower_data_movement,    lower_integer_arithmetic,
+    lower_packed_integer,   lower_video,            // .u16x2/.s16x2 before the float families' min/max
     lower_bit_manipulation, lower_narrow_float,     // cvt with fp8/fp6/fp4/ue8m0 pairs, before the half family
     lower_half_precision,                           // before the f32/f64, compare and cvt families
     lower_float_arithmetic, lower_comparison,       lower_conversion,

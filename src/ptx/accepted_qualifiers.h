@@ -59,6 +59,8 @@ inline constexpr uint64_t kTrans = 1ull << 43;
 inline constexpr uint64_t kSatfinite = 1ull << 44;
 inline constexpr uint64_t kPopc = 1ull << 45;      // mma .xor.popc / .and.popc: .popc dropped
 inline constexpr uint64_t kProxy = 1ull << 46;     // fence.proxy.async / .alias / .tensormap::generic
+inline constexpr uint64_t kThirdType = 1ull << 47; // a third type -> b_type (video d.a.b)
+inline constexpr uint64_t kSecondaryOp = 1ull << 48;  // video .add .min .max
 
 // The third column of opcodes.def for `opcode`.
 uint64_t accepted_qualifiers(Opcode opcode);

@@ -1,6 +1,6 @@
 // Semantic checks that need the whole module (PTX allows forward references to labels
 // and, across a module, to functions): every label a branch names exists in its
-// function, every symbol an operand or initializer names is a variable, function or
+// function, lane selectors stand only on video instructions, every symbol an operand or initializer names is a variable, function or
 // parameter in scope, and every guard is a predicate register. Run only on a module
 // that parsed cleanly, so that one error does not echo as many.
 #include <fmt/format.h>
@@ -74,6 +74,10 @@ class ModuleChecker {
         break;
       case Operand::Kind::Register:
         if (operand.reg >= function.registers.size()) report(instruction.pos, "register index out of range");
+        if (operand.selector.lane_bits != 0 && !is_video(instruction.opcode)) {
+          report(instruction.pos, fmt::format("a lane selector on '{}', which is no video instruction",
+                                              spelling(instruction.opcode)));
+        }
         break;
       case Operand::Kind::Address:
       case Operand::Kind::Vector:

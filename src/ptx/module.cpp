@@ -50,6 +50,8 @@ unsigned bit_width(Type type) {
     case Type::TF32:
     case Type::F16x2:
     case Type::BF16x2:
+    case Type::U16x2:
+    case Type::S16x2:
       return 32;
     case Type::B64:
     case Type::U64:
@@ -67,6 +69,7 @@ bool is_unsigned_int(Type type) { return type >= Type::U8 && type <= Type::U64; 
 bool is_bits(Type type) { return type >= Type::B8 && type <= Type::B128; }
 bool is_float(Type type) { return type >= Type::F16 && type <= Type::F64; }
 bool is_narrow_float(Type type) { return type >= Type::E4m3 && type <= Type::Ue8m0x2; }
+bool is_packed_int(Type type) { return type == Type::U16x2 || type == Type::S16x2; }
 
 const char* spelling(Type type) {
   switch (type) {
@@ -144,6 +147,10 @@ const char* spelling(Type type) {
       return ".e2m1x2";
     case Type::Ue8m0x2:
       return ".ue8m0x2";
+    case Type::U16x2:
+      return ".u16x2";
+    case Type::S16x2:
+      return ".s16x2";
   }
   return "";
 }
@@ -192,6 +199,18 @@ const char* spelling(Opcode opcode) {
 #include "ptx/opcodes.def"
   }
   return "";
+}
+
+bool is_video(Opcode opcode) {
+  switch (opcode) {
+    case Opcode::Vabsdiff2: case Opcode::Vabsdiff4: case Opcode::Vadd2: case Opcode::Vadd4:
+    case Opcode::Vavrg2: case Opcode::Vavrg4: case Opcode::Vmax2: case Opcode::Vmax4:
+    case Opcode::Vmin2: case Opcode::Vmin4: case Opcode::Vset2: case Opcode::Vset4:
+    case Opcode::Vsub2: case Opcode::Vsub4:
+      return true;
+    default:
+      return false;
+  }
 }
 
 // One switch per qualifier group, generated from qualifiers.def.

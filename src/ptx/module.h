@@ -6,6 +6,7 @@
 // The opcodes and qualifiers are the tables in opcodes.def and qualifiers.def.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -38,6 +39,8 @@ enum class Type : uint8_t {
   B1, U4, S4,
   E4m3, E5m2, E2m3, E3m2, E2m1, Ue8m0,
   E4m3x2, E5m2x2, E2m3x2, E3m2x2, E2m1x2, Ue8m0x2,
+  // Two 16-bit integers in a .b32 (add/min/max .u16x2 .s16x2, PTX ISA 9.0 §9.7.1).
+  U16x2, S16x2,
 };
 
 unsigned bit_width(Type type);     // Pred: 1; None: 0
@@ -46,6 +49,7 @@ bool is_unsigned_int(Type type);   // U8..U64
 bool is_bits(Type type);           // B8..B128
 bool is_float(Type type);          // F16..F64 (incl. packed and TF32)
 bool is_narrow_float(Type type);   // E4m3..Ue8m0x2 (fp8/fp6/fp4/ue8m0, single or packed)
+bool is_packed_int(Type type);     // U16x2, S16x2
 const char* spelling(Type type);   // ".u32"
 
 enum class StateSpace : uint8_t {
@@ -100,8 +104,11 @@ struct Qualifiers {
                                            // cp.async / mbarrier / wmma operation
   // Tensor-core operands (wmma, mma, ldmatrix, stmatrix, movmatrix). mma.sync's four types
   // d.a.b.c are type, src_type, b_type, c_type; wmma.mma's two (d.c) are type, src_type.
+  // Video instructions' three types d.a.b (vadd4.s32.u32.s32) are type, src_type, b_type;
+  // vset's two, a.b, are type and src_type.
   Type b_type = Type::None;
   Type c_type = Type::None;
+  SecondaryOp secondary = SecondaryOp::None;  // video .add (accumulate), .min, .max
   Shape shape = Shape::None;
   Fragment fragment = Fragment::None;  // wmma.load.a ... wmma.store.d
   Layout layout = Layout::None;        // wmma.load/store: memory layout; wmma/mma.mma: A's layout
@@ -152,6 +159,16 @@ enum class Opcode : uint16_t {
 #include "ptx/opcodes.def"
 };
 const char* spelling(Opcode opcode);  // "add"
+bool is_video(Opcode opcode);         // vadd2 ... vset4: may carry lane selectors
+
+// A lane selector written after a register operand of a video instruction (PTX ISA 9.0
+// §9.7.17): `.b3210`, `.h10` on a source pick a byte or half-word of the operand pair for
+// each result lane; `.b0`, `.h1`, `.b210` on the destination are the lanes it writes.
+struct LaneSelector {
+  uint8_t lane_bits = 0;            // 8 for `.b...`, 16 for `.h...`; 0: none written
+  uint8_t count = 0;                // how many digits
+  std::array<uint8_t, 4> digits{};  // as written, leftmost (most significant lane) first
+};
 
 struct Operand {
   enum class Kind : uint8_t {
@@ -177,6 +194,7 @@ struct Operand {
   int64_t offset = 0;                 // Address displacement
   std::vector<Operand> elements;      // Vector elements; Address: the base (if any), then any
                                       // texture coordinates
+  LaneSelector selector;              // Register of a video instruction: `%r1.b3210`
 };
 
 struct Guard {

@@ -165,7 +165,7 @@ bool Parser::parse_name_operand(BodyState& body, Operand& out) {
   if (auto index = find_register(body, name)) {
     out.kind = Operand::Kind::Register;
     out.reg = *index;
-    return true;
+    return parse_lane_selector(out);
   }
   if (auto sreg = find_special_register(name)) {
     out.kind = Operand::Kind::SpecialRegister;
@@ -189,6 +189,29 @@ bool Parser::parse_name_operand(BodyState& body, Operand& out) {
   }
   out.kind = Operand::Kind::Symbol;
   out.name = resolve_symbol(body, name);
+  return true;
+}
+
+// A video instruction's lane selector after a register: `.b` and one to four byte digits
+// 0-7, or `.h` and one or two half-word digits 0-3 (which ones an operand may take is the
+// lowering's check: lower_video.cpp). Any other word after a register is left for the caller.
+bool Parser::parse_lane_selector(Operand& out) {
+  const Token word = peek();
+  if (word.kind != Token::Kind::Directive || word.text.size() < 3) return true;
+  const char unit = word.text[1];
+  const std::string_view digits = word.text.substr(2);
+  if ((unit != 'b' && unit != 'h') || digits.find_first_not_of("0123456789") != std::string_view::npos) return true;
+  const size_t lanes = unit == 'b' ? 8 : 4;  // of the operand pair {b, a}
+  bool valid = digits.size() <= lanes / 2;
+  for (char digit : digits) valid = valid && static_cast<size_t>(digit - '0') < lanes;
+  if (!valid) {
+    error_at(word, fmt::format("invalid lane selector '{}'", word.text.substr(0, 40)));
+    return false;
+  }
+  take();
+  out.selector.lane_bits = unit == 'b' ? 8 : 16;
+  out.selector.count = static_cast<uint8_t>(digits.size());
+  for (size_t i = 0; i < digits.size(); ++i) out.selector.digits[i] = static_cast<uint8_t>(digits[i] - '0');
   return true;
 }
 

@@ -107,6 +107,7 @@ class Parser {
   bool parse_operand_list(BodyState& body, std::vector<Operand>& out, char close);
   bool parse_operand(BodyState& body, Operand& out);
   bool parse_name_operand(BodyState& body, Operand& out);
+  bool parse_lane_selector(Operand& out);
   bool parse_address(BodyState& body, Operand& out);
   bool parse_immediate(Operand& out, bool negative);
   bool finish_branch_operands(BodyState& body, Instruction& instruction);

@@ -365,6 +365,12 @@ class ModulePrinter {
 
   void print_qualifiers(const Instruction& instruction) {
     const Qualifiers& q = instruction.q;
+    if (is_video(instruction.opcode)) {  // vadd4.s32.u32.s32.sat, vset2.u32.s32.lt.add
+      print_types(q);
+      put(spelling(q.compare));
+      if (q.sat) put(".sat");
+      return put(spelling(q.secondary));
+    }
     switch (instruction.opcode) {
       case Opcode::Match:  // match.any.sync.b32: the mode comes first
         put(spelling(q.vote));
@@ -540,6 +546,10 @@ class ModulePrinter {
     switch (operand.kind) {
       case Operand::Kind::Register:
         out_ += register_name(function, operand.reg);
+        if (operand.selector.lane_bits != 0) {
+          out_ += operand.selector.lane_bits == 8 ? ".b" : ".h";
+          for (uint8_t i = 0; i < operand.selector.count && i < 4; ++i) out_ += char('0' + operand.selector.digits[i]);
+        }
         break;
       case Operand::Kind::SpecialRegister:
         out_ += spelling(operand.sreg);

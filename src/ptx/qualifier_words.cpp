@@ -87,6 +87,11 @@ Operation Qualifiers::*field_of<Operation>() {
 }
 
 template <>
+SecondaryOp Qualifiers::*field_of<SecondaryOp>() {
+  return &Qualifiers::secondary;
+}
+
+template <>
 Proxy Qualifiers::*field_of<Proxy>() {
   return &Qualifiers::proxy;
 }
@@ -126,7 +131,7 @@ Outcome set_type(Qualifiers& q, uint64_t accepted, uint8_t value) {
     q.type = static_cast<Type>(value);
   } else if ((accepted & accepts::kSrcType) && q.src_type == Type::None) {
     q.src_type = static_cast<Type>(value);
-  } else if (matrix && q.b_type == Type::None) {
+  } else if ((matrix || (accepted & accepts::kThirdType)) && q.b_type == Type::None) {
     q.b_type = static_cast<Type>(value);
   } else if (matrix && q.c_type == Type::None) {
     q.c_type = static_cast<Type>(value);
@@ -211,7 +216,7 @@ void add_types(WordTable& table) {
                                     Type::TF32, Type::F32, Type::F64, Type::B1, Type::U4, Type::S4,
                                     Type::E4m3, Type::E5m2, Type::E2m3, Type::E3m2, Type::E2m1, Type::Ue8m0,
                                     Type::E4m3x2, Type::E5m2x2, Type::E2m3x2, Type::E3m2x2, Type::E2m1x2,
-                                    Type::Ue8m0x2};
+                                    Type::Ue8m0x2, Type::U16x2, Type::S16x2};
   for (Type type : kTypes) table[spelling(type)].push_back({accepts::kType, set_type, static_cast<uint8_t>(type)});
 }
 

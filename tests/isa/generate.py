@@ -120,7 +120,14 @@ NARROW_F32 = (f32_specials(),
                                 -1e6, 3.5, 240.0, 248.0, 65504.0, 65520.0, 3.4e38, 1.0 + 2.0 ** -11)]
               + [f32(rng.choice((-1, 1)) * rng.uniform(1, 2) * 2.0 ** rng.randint(-20, 18)) for _ in range(24)])
 
-DOMAINS = {"fp8pairs": FP8_PAIRS, "f16x2": F16X2, "nf32": NARROW_F32, "u16": U16, "u32": U32, "u64": U64, "shift": SHIFT, "bitpos": BITPOS, "pred": PRED, "sel": PRMT_SEL,
+# Packed lanes: half-words 0, 1, 0x7fff, 0x8000, 0xffff and bytes 0x7f, 0x80, 0xff side by side
+# (in both halves), then random words.
+SIMD = ([0, 0xFFFFFFFF, 0x7FFF8000, 0x80007FFF, 0xFFFF0001, 0x00017FFF, 0x7F80FF00, 0x807F00FF, 0x80808080,
+         0x7F7F7F7F],
+        [0xFF01807F, 0x01FF7F80, 0x8000FFFF, 0xFFFF8000, 0x00FF00FF, 0xFF00FF00, 0x7FFF7FFF, 0x80008000, 0x01010101, 0xFEFEFEFE]
+        + rand_bits(12, 32))
+
+DOMAINS = {"simd": SIMD, "fp8pairs": FP8_PAIRS, "f16x2": F16X2, "nf32": NARROW_F32, "u16": U16, "u32": U32, "u64": U64, "shift": SHIFT, "bitpos": BITPOS, "pred": PRED, "sel": PRMT_SEL,
            "fnsbase": FNS_BASE, "fnsoff": FNS_OFFSET, "len": LEN32, "f32": F32, "f64": F64, "cu32": CVT_U32,
            "cu64": CVT_U64, "trig": TRIG, "ex2": EX2, "pos": POSITIVE, "tanh": TANH, "ydiv": DIV_APPROX_Y,
            "ranged": RANGED}
@@ -389,6 +396,79 @@ def narrow_conversion():
     return F
 
 
+VIDEO_OPS = ("vadd", "vsub", "vavrg", "vabsdiff", "vmin", "vmax")
+VIDEO_CMPS = ("eq", "ne", "lt", "le", "gt", "ge")
+# Every __v* intrinsic of crt/device_functions.h, by argument count.
+SIMD_UNARY = ("abs2", "abs4", "absss2", "absss4", "neg2", "neg4", "negss2", "negss4")
+SIMD_BINARY = tuple(f"{o}{n}" for o in ("absdiffs", "absdiffu", "add", "addss", "addus", "avgs", "avgu", "cmpeq",
+                                        "cmpges", "cmpgeu", "cmpgts", "cmpgtu", "cmples", "cmpleu", "cmplts",
+                                        "cmpltu", "cmpne", "haddu", "maxs", "maxu", "mins",
+                                        "minu", "sads", "sadu", "seteq", "setges", "setgeu", "setgts", "setgtu",
+                                        "setles", "setleu", "setlts", "setltu", "setne", "sub", "subss", "subus")
+                    for n in (2, 4))
+SIMD_RELU = ("imax_s32_relu", "imax_s16x2_relu", "imin_s32_relu", "imin_s16x2_relu")
+SIMD_TERNARY = tuple(f"{o}_{t}" for o in ("imax3", "imin3", "iaddmax", "iaddmin") for t in ("s32", "s16x2", "u32", "u16x2")) \
+    + tuple(f"{o}_{t}_relu" for o in ("imax3", "imin3", "iaddmax", "iaddmin") for t in ("s32", "s16x2"))
+SIMD_BOOL = tuple(f"ib{o}_{t}" for o in ("max", "min") for t in ("s32", "u32", "s16x2", "u16x2"))
+
+
+def simd():
+    """add/min/max on .u16x2/.s16x2, the SIMD video instructions (vadd2 ... vset4: types,
+    .sat, .add, masks and selectors) and every __v* intrinsic of device_functions.h."""
+    F = []
+    for t in ("u16x2", "s16x2"):
+        F += [op(f"add.{t}", "r", "rr", ["simd"] * 2), op(f"min.{t}", "r", "rr", ["simd"] * 2),
+              op(f"max.{t}", "r", "rr", ["simd"] * 2)]
+    F += [op("min.relu.s16x2", "r", "rr", ["simd"] * 2), op("max.relu.s16x2", "r", "rr", ["simd"] * 2),
+          op("max.s16x2.relu", "r", "rr", ["simd"] * 2)]
+
+    def video(text, three, body_operands):
+        # Without .add or a mask, c is ignored: pass a again so that a and b run pairwise.
+        ins = "rrr" if three else "rr"
+        return seq(text, "r", ins, f"{text.split(' ')[0]} {body_operands};", ["simd"] * len(ins))
+
+    for n in (2, 4):
+        h = "h" if n == 2 else "b"
+        mask, asel, bsel = (".h0", ".h01", ".h23") if n == 2 else (".b20", ".b0527", ".b7014")
+        for o in VIDEO_OPS:
+            for types in ("u32.u32.u32", "s32.s32.s32", "s32.u32.s32", "u32.s32.u32"):
+                F.append(video(f"{o}{n}.{types}", False, "{d0}, {a0}, {a1}, {a0}"))
+            for types in ("u32.u32.u32", "s32.s32.s32", "u32.s32.s32"):
+                F.append(video(f"{o}{n}.{types}.sat", False, "{d0}, {a0}, {a1}, {a0}"))
+            for types in ("u32.u32.u32", "s32.s32.s32"):
+                F.append(video(f"{o}{n}.{types}.add", True, "{d0}, {a0}, {a1}, {a2}"))
+            F.append(video(f"{o}{n}.s32.s32.u32.sat d{mask}, a{asel}, b{bsel}, c", True,
+                           f"{{d0}}{mask}, {{a0}}{asel}, {{a1}}{bsel}, {{a2}}"))
+            F.append(video(f"{o}{n}.u32.u32.s32.add d{mask}, a{bsel}, b{asel}, c", True,
+                           f"{{d0}}{mask}, {{a0}}{bsel}, {{a1}}{asel}, {{a2}}"))
+        for c in VIDEO_CMPS:
+            for types in ("u32.u32", "s32.s32"):
+                F.append(video(f"vset{n}.{types}.{c}", False, "{d0}, {a0}, {a1}, {a0}"))
+        for c in ("lt", "ge"):
+            F.append(video(f"vset{n}.s32.u32.{c}", False, "{d0}, {a0}, {a1}, {a0}"))
+            F.append(video(f"vset{n}.u32.s32.{c}.add", True, "{d0}, {a0}, {a1}, {a2}"))
+        F.append(video(f"vset{n}.s32.s32.ne d{mask}, a{asel}, b{bsel}, c", True,
+                       f"{{d0}}{mask}, {{a0}}{asel}, {{a1}}{bsel}, {{a2}}"))
+
+    def call(name, outs, ins, code):
+        return Form(name, outs, ins, ["simd"] * len(ins), code=code)
+
+    for f in SIMD_UNARY:
+        F.append(call(f"__v{f}(a)", "r", "r", f"o0 = __v{f}((unsigned)a0);"))
+    for f in SIMD_BINARY + SIMD_RELU:
+        F.append(call(f"__v{f}(a,b)", "r", "rr", f"o0 = (unsigned)__v{f}((unsigned)a0, (unsigned)a1);"))
+    for f in SIMD_TERNARY:
+        F.append(call(f"__v{f}(a,b,c)", "r", "rrr", f"o0 = (unsigned)__v{f}((unsigned)a0, (unsigned)a1, (unsigned)a2);"))
+    for f in SIMD_BOOL:  # the predicates as 0x0100 (hi) | 0x0001 (lo, or the only one)
+        if f.endswith("x2"):
+            code = (f"bool hi, lo; o0 = (unsigned)__v{f}((unsigned)a0, (unsigned)a1, &hi, &lo); "
+                    f"o1 = (hi ? 0x100u : 0u) | (lo ? 1u : 0u);")
+        else:
+            code = f"bool p; o0 = (unsigned)__v{f}((unsigned)a0, (unsigned)a1, &p); o1 = p ? 1u : 0u;"
+        F.append(call(f"__v{f}(a,b)", "rh", "rr", code))
+    return F
+
+
 def atomics():
     F = []
     for space in ("global", "shared"):
@@ -532,6 +612,8 @@ FAMILIES = [
     ("isa_convert", "Conversions: cvt between integer types (.sat), integer <-> f32/f64 (all roundings), "
      "f32 <-> f64, float rounding to integer values.", conversion),
     ("isa_atomics", "Single-thread atomic semantics on global and shared memory: old and new value.", atomics),
+    ("isa_simd", "Packed integers and SIMD video: add/min/max .u16x2 .s16x2 (.relu), vadd2 ... vset4 (.sat, "
+     ".add, masks, selectors), every __v* intrinsic.", simd),
     ("isa_narrow_convert", "Conversions to and from fp8 pairs (e4m3x2, e5m2x2; .relu) and .satfinite to f16, "
      "bf16 (x2) and tf32.", narrow_conversion),
 ]

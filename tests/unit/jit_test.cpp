@@ -1285,6 +1285,74 @@ TEST(Jit, WarpCollectivesCallTheRuntime) {
 
 // --- errors -------------------------------------------------------------------------
 
+// add/min/max on .u16x2/.s16x2 and the SIMD video instructions, checked by hand against
+// PTX ISA 9.0 §9.7.1 and §9.7.17.2 (tests/isa/isa_simd runs them all against a GPU).
+TEST(Jit, PackedIntegersAndSimdVideo) {
+  auto out = run_each<std::array<uint32_t, 16>, uint32_t>(R"(
+  mov.b32 %r1, 0x7fff8000;
+  mov.b32 %r2, 0x80017fff;
+  mov.b32 %r3, 0x01ff7f80;
+  mov.b32 %r4, 0x02008000;
+  mov.b32 %r5, 0x00018001;
+  mov.b32 %r6, 0xaaaaaaaa;
+  mov.b32 %r7, 0xfffd0003;
+  mov.b32 %r8, 10;
+  mov.b32 %r9, 0;
+  mov.b32 %r26, 100;
+  add.u16x2 %r10, %r1, %r2;
+  min.s16x2 %r11, %r1, %r2;
+  min.u16x2 %r12, %r1, %r2;
+  min.relu.s16x2 %r13, %r1, %r2;
+  vabsdiff4.u32.u32.u32 %r14, %r3, %r4, %r6;
+  vabsdiff4.u32.u32.u32.add %r15, %r3, %r4, %r8;
+  vabsdiff4.s32.s32.s32 %r16, %r3, %r4, %r6;
+  vabsdiff2.s32.s32.s32.add %r17, %r1, %r5, %r6;
+  vadd2.s32.s32.s32.sat %r18, %r1, %r5, %r6;
+  vadd2.s32.s32.s32 %r19, %r1, %r5, %r6;
+  vset4.u32.u32.lt %r20.b20, %r3, %r4, %r6;
+  vsub2.u32.u32.u32 %r21, %r1.h01, %r5.h23, %r6;
+  vavrg2.s32.s32.s32 %r22, %r7, %r9, %r6;
+  vmax4.u32.s32.u32.sat %r23.b3210, %r3.b0123, %r4, %r6;
+  vset2.s32.u32.ge.add %r24, %r1, %r5, %r26;
+  vmin4.s32.s32.s32 %r25.b1, %r3.b7777, %r4.b0000, %r6;
+  st.global.v4.u32 [%rd1], {%r10, %r11, %r12, %r13};
+  st.global.v4.u32 [%rd1+16], {%r14, %r15, %r16, %r17};
+  st.global.v4.u32 [%rd1+32], {%r18, %r19, %r20, %r21};
+  st.global.v4.u32 [%rd1+48], {%r22, %r23, %r24, %r25};
+)",
+                                                          std::vector<uint32_t>{0});
+  ASSERT_EQ(out.size(), 1u);
+  const std::array<uint32_t, 16> expected = {
+      0x0000ffff,  // lanes wrap: 0x8000 + 0x7fff, 0x7fff + 0x8001
+      0x80018000, 0x7fff7fff, 0x00000000,
+      0x01ff0180,  // |0x80-0x00| |0x7f-0x80| |0xff-0x00| |0x01-0x02|
+      0x18b,       // their sum plus c = 10
+      0x0101ff80,  // signed bytes: 128 255 1 1, each truncated to its lane
+      0xaaaaaaaa + 1 + 0x7ffe,  // signed halves: |-32768 - -32767| + |32767 - 1|, plus c
+      0x7fff8000,  // -32768 + -32767 and 32767 + 1 clamped
+      0x80000001,  // the same wrapped
+      0xaa00aa00,  // lanes 2 and 0 take a < b (both false); 3 and 1 keep c
+      0xffff7ffe,  // halves swapped: 0x7fff - 0x0001, 0x8000 - 0x8001
+      0xfffe0002,  // (3 + 0 + 1) >> 1, -3 >> 1
+      0x027f8001,  // a's bytes reversed (s8: 1 -1 127 -128) against b's (u8: 0 128 0 2)
+      100 + 1,  // halves -32768 >= 32769 (b unsigned): no; 32767 >= 1: yes
+      0xaaaa80aa,  // lane 1 only: min(a.b7 = b's top byte 0x02, a.b0 = 0x80 as s8) = -128
+  };
+  EXPECT_EQ(out[0], expected);
+  // Forms ptxas refuses are refused at load, naming the instruction.
+  for (const char* bad : {"vadd4.u32.u32.u32.sat.add %r1, %r2, %r3, %r4;", "vadd2.u32.u32.u32 %r1, %r2, 5, %r4;",
+                          "vset2.u32.u32.lo %r1, %r2, %r3, %r4;", "vadd4.u32.u32.u32 %r1.b02, %r2, %r3, %r4;",
+                          "vadd2.u32.u32.u32 %r1, %r2.b3210, %r3, %r4;", "sub.u16x2 %r1, %r2, %r3;",
+                          "max.relu.u16x2 %r1, %r2, %r3;"}) {
+    auto compiled = compile_text(unary_kernel(std::string("  ") + bad));
+    ASSERT_FALSE(compiled.has_value()) << bad;
+    EXPECT_EQ(compiled.error().code, ErrorCode::InvalidPtx) << bad;
+    const std::string opcode = std::string(bad).substr(0, std::string(bad).find('.'));
+    EXPECT_NE(compiled.error().message.find("`" + opcode + "."), std::string::npos)
+        << compiled.error().message;
+  }
+}
+
 TEST(Jit, UnsupportedInstructionNamesItAndItsLine) {
   auto compiled = compile_text(R"(.version 8.0
 .target sm_90

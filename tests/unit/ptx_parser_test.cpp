@@ -567,6 +567,50 @@ TEST(PtxQualifiers, TypesAndSourceTypes) {
   EXPECT_EQ(first_error(kernel("\tadd.s32.s32 %r1, %r1, %r1;")), "ptx:13:9: conflicting qualifier '.s32' on 'add'");
 }
 
+// Packed 16-bit integer types and the SIMD video instructions: three types d.a.b, .sat,
+// the .add secondary operation, and lane selectors on register operands (PTX ISA 9.0 §9.7.17).
+TEST(PtxQualifiers, PackedIntegersAndVideoSelectors) {
+  Instruction packed = first_instruction("\tmax.s16x2.relu %r1, %r2, %r3;");
+  EXPECT_EQ(packed.q.type, Type::S16x2);
+  EXPECT_TRUE(packed.q.relu);
+  Instruction video = first_instruction("\tvmin2.s32.u32.s32.add %r1.h1, %r2.h02, %r3.h31, %r4;");
+  EXPECT_EQ(video.opcode, Opcode::Vmin2);
+  EXPECT_EQ(video.q.type, Type::S32);
+  EXPECT_EQ(video.q.src_type, Type::U32);
+  EXPECT_EQ(video.q.b_type, Type::S32);
+  EXPECT_EQ(video.q.secondary, SecondaryOp::Add);
+  ASSERT_EQ(video.operands.size(), 4u);
+  EXPECT_EQ(video.operands[0].selector.lane_bits, 16);
+  EXPECT_EQ(video.operands[0].selector.count, 1);
+  EXPECT_EQ(video.operands[2].selector.count, 2);
+  EXPECT_EQ(video.operands[2].selector.digits[0], 3);
+  EXPECT_EQ(video.operands[2].selector.digits[1], 1);
+  EXPECT_EQ(video.operands[3].selector.lane_bits, 0);
+  Instruction set = first_instruction("\tvset4.s32.u32.ne.add %r1.b310, %r2.b7654, %r3.b0000, %r4;");
+  EXPECT_EQ(set.q.compare, Compare::Ne);
+  EXPECT_EQ(set.q.b_type, Type::None);
+  EXPECT_EQ(set.operands[0].selector.lane_bits, 8);
+  EXPECT_EQ(set.operands[0].selector.count, 3);
+  // Printed as written, and reparsed to the same.
+  const std::string text = kernel(
+      "\tvadd4.u32.u32.u32.sat %r1.b20, %r2.b3210, %r3.b7654, %r4;\n"
+      "\tvset2.u32.s32.le %r1, %r2.h10, %r3, %r4;\n\tadd.u16x2 %r1, %r2, %r3;");
+  const std::string printed = print_module(parse_ok(text));
+  EXPECT_NE(printed.find("vadd4.u32.u32.u32.sat %r1.b20, %r2.b3210, %r3.b7654, %r4;"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("vset2.u32.s32.le %r1, %r2.h10, %r3, %r4;"), std::string::npos) << printed;
+  EXPECT_NE(printed.find("add.u16x2 %r1, %r2, %r3;"), std::string::npos) << printed;
+  EXPECT_EQ(printed, print_module(parse_ok(printed)));
+  // Selectors only on video instructions, with digits of the operand pair's lanes.
+  EXPECT_EQ(first_error(kernel("\tadd.u32 %r1.b0, %r2, %r3;")),
+            "ptx:13:2: a lane selector on 'add', which is no video instruction");
+  EXPECT_EQ(first_error(kernel("\tvadd2.u32.u32.u32 %r1, %r2.h14, %r3, %r4;")),
+            "ptx:13:28: invalid lane selector '.h14'");
+  EXPECT_EQ(first_error(kernel("\tvadd4.u32.u32.u32 %r1, %r2.b01234, %r3, %r4;")),
+            "ptx:13:28: invalid lane selector '.b01234'");
+  // The scalar video instructions are not implemented: refused by name.
+  EXPECT_EQ(first_error(kernel("\tvadd.u32.u32.u32 %r1, %r2, %r3;")), "ptx:13:2: unknown opcode 'vadd'");
+}
+
 TEST(PtxQualifiers, SameSpellingDifferentGroups) {
   Instruction setp = first_instruction("\tsetp.lt.and.s32 %p1, %r1, %r2, %p2;");
   EXPECT_EQ(setp.q.compare, Compare::Lt);
