@@ -118,30 +118,12 @@ int main(int argc, char** argv) {
     return 1;
   }
 
-  // Check every result and take the sample: every 65521st of each binade, every 1021st of the
-  // sparse file.
-  FILE* t = std::fopen(argv[2], "w");
-  if (!t) {
-    std::fprintf(stderr, "cannot write %s\n", argv[2]);
-    return 1;
-  }
-  std::fprintf(t,
+  // Check every result and take the sample.
+  const long mismatches = check_and_sample(
+      files, [&](uint32_t x) { return model(table, x); }, "lg2", argv[2],
                "# lg2.approx.ftz.f32 on an H100 (CUDA 13.0, driver 580; tests/data/README.md): instruction, input\n"
                "# bits, result bits (hex). Every 65521st result of each probed binade, every 1021st of the sparse\n"
                "# probe over all bit patterns; taken by scripts/fit_mufu_lg2.cpp.\n");
-  long mismatches = 0, total = 0;
-  for (const File& file : files) {
-    std::vector<uint32_t> results = read_probe(file.path);
-    long before = mismatches;
-    for (uint32_t n = 0; n < results.size(); ++n, ++total) {
-      uint32_t x = probe_input(file.sparse, file.base, n);
-      mismatches += model(table, x) != results[n];
-      if (n % (file.sparse ? 1021 : 65521) == 0) std::fprintf(t, "lg2\t%08x\t%08x\n", x, results[n]);
-    }
-    std::fprintf(stderr, "%s: %ld mismatches of %zu\n", file.path.c_str(), mismatches - before, results.size());
-  }
-  std::fclose(t);
-  std::fprintf(stderr, "the model reproduces the GPU with %ld mismatches of %ld\n", mismatches, total);
   if (mismatches != 0) return 1;
 
   write_table(argv[1], table,

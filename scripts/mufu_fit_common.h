@@ -181,4 +181,33 @@ inline void write_table(const char* path, const Table& t, const char* preamble, 
   std::fclose(h);
 }
 
+// Checks `model` (input bits -> result bits) against every result of `files` (each with
+// .path, .sparse, .base) and writes the sample to `sample_path` after `header`: every 65521st
+// result of each binade, every 1021st of the sparse file, as "instruction input result".
+// Returns the number of mismatches; says per file how many on stderr.
+template <typename File, typename Model>
+long check_and_sample(const std::vector<File>& files, Model model, const char* instruction, const char* sample_path,
+                      const char* header) {
+  FILE* t = std::fopen(sample_path, "w");
+  if (!t) {
+    std::fprintf(stderr, "cannot write %s\n", sample_path);
+    std::exit(1);
+  }
+  std::fputs(header, t);
+  long mismatches = 0, total = 0;
+  for (const File& file : files) {
+    std::vector<uint32_t> results = read_probe(file.path);
+    long before = mismatches;
+    for (uint32_t n = 0; n < results.size(); ++n, ++total) {
+      uint32_t x = probe_input(file.sparse, file.base, n);
+      mismatches += model(x) != results[n];
+      if (n % (file.sparse ? 1021 : 65521) == 0) std::fprintf(t, "%s\t%08x\t%08x\n", instruction, x, results[n]);
+    }
+    std::fprintf(stderr, "%s: %ld mismatches of %zu\n", file.path.c_str(), mismatches - before, results.size());
+  }
+  std::fclose(t);
+  std::fprintf(stderr, "the model reproduces the GPU with %ld mismatches of %ld\n", mismatches, total);
+  return mismatches;
+}
+
 }  // namespace mufu_fit
