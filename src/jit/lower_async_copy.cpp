@@ -14,6 +14,7 @@
 #include <optional>
 
 #include "jit/function_lowering.h"
+#include "jit/tensor_map.h"
 
 namespace cucpu::jit {
 namespace {
@@ -94,17 +95,18 @@ void lower_bulk_copy(FunctionLowering& fl, const ptx::Instruction& inst) {
   }
 }
 
-// The reduction number __cucpu_jit_tensor_copy takes (tensor_copy_helpers.cpp, ReduceOp).
-std::optional<uint32_t> tensor_reduce_op(ptx::AtomicOp op) {
+// The reduction __cucpu_jit_tensor_copy takes for a cp.reduce .op (tensor_map.h).
+std::optional<tensor_copy::ReduceOp> tensor_reduce_op(ptx::AtomicOp op) {
+  using namespace tensor_copy;
   switch (op) {
-    case ptx::AtomicOp::Add: return 0;
-    case ptx::AtomicOp::Min: return 1;
-    case ptx::AtomicOp::Max: return 2;
-    case ptx::AtomicOp::Inc: return 3;
-    case ptx::AtomicOp::Dec: return 4;
-    case ptx::AtomicOp::And: return 5;
-    case ptx::AtomicOp::Or: return 6;
-    case ptx::AtomicOp::Xor: return 7;
+    case ptx::AtomicOp::Add: return kAdd;
+    case ptx::AtomicOp::Min: return kMin;
+    case ptx::AtomicOp::Max: return kMax;
+    case ptx::AtomicOp::Inc: return kInc;
+    case ptx::AtomicOp::Dec: return kDec;
+    case ptx::AtomicOp::And: return kAnd;
+    case ptx::AtomicOp::Or: return kOr;
+    case ptx::AtomicOp::Xor: return kXor;
     default: return std::nullopt;
   }
 }
@@ -121,7 +123,10 @@ void lower_tensor_copy(FunctionLowering& fl, const ptx::Instruction& inst) {
   const bool prefetch = q.operation == Operation::Prefetch;
   const bool reduce = q.operation == Operation::Reduce;
   const bool load = !prefetch && !reduce && q.space != ptx::StateSpace::Global;
-  uint32_t kind = prefetch ? 3 : load ? 0 : reduce ? 2 : 1;
+  uint32_t kind = prefetch ? tensor_copy::kPrefetch
+                  : load   ? tensor_copy::kLoad
+                  : reduce ? tensor_copy::kReduce
+                           : tensor_copy::kStore;
   if (reduce) {
     auto op = tensor_reduce_op(q.atomic_op);
     if (!op) return fl.fail("cp.reduce.async.bulk.tensor needs .add .min .max .inc .dec .and .or or .xor");
@@ -162,13 +167,13 @@ void lower_tensor_copy(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::Type* args[] = {fl.ptr_type(), fl.ptr_type(), b.getInt64Ty(), fl.ptr_type(), b.getInt32Ty(), b.getInt32Ty(), fl.ptr_type()};
   llvm::Value* status = b.CreateCall(fl.runtime_function("__cucpu_jit_tensor_copy", b.getInt32Ty(), args),
                                      {map, shared, shared_address, coords, b.getInt32(q.tensor_rank), b.getInt32(kind), mbarrier});
-  // 0: copied; 2: a box start the GPU refuses (illegal instruction); else a bad map (trap).
+  // 0: copied; a box start the GPU refuses: an illegal instruction; else a bad map: trap.
   llvm::BasicBlock* bad = fl.new_block("tensor_copy.bad_map");
   llvm::BasicBlock* misaligned = fl.new_block("tensor_copy.misaligned");
   llvm::BasicBlock* done = fl.new_block("tensor_copy.done");
   llvm::SwitchInst* outcome = b.CreateSwitch(status, bad, 2);
   outcome->addCase(b.getInt32(0), done);
-  outcome->addCase(b.getInt32(2), misaligned);
+  outcome->addCase(b.getInt32(tensor_copy::kMisalignedBoxStart), misaligned);
   b.SetInsertPoint(bad);
   b.CreateCall(fl.runtime_function(kTrap, b.getVoidTy(), {fl.ptr_type()}), {fl.thread_context});
   b.CreateUnreachable();

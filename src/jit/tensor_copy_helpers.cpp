@@ -30,12 +30,7 @@ using cucpu::jit::TensorDataType;
 using cucpu::jit::TensorMap;
 using cucpu::jit::TensorSwizzle;
 
-// __cucpu_jit_tensor_copy's `kind` (lower_async_copy.cpp passes these).
-enum CopyKind : uint32_t { kLoad = 0, kStore = 1, kReduce = 2, kPrefetch = 3 };
-// __cucpu_jit_tensor_copy's result for a box the GPU refuses (lower_async_copy.cpp).
-constexpr uint32_t kMisalignedBoxStart = 2;
-// The reduction of cp.reduce.async.bulk.tensor, in `kind` bits 8..15.
-enum ReduceOp : uint32_t { kAdd, kMin, kMax, kInc, kDec, kAnd, kOr, kXor };
+using namespace cucpu::jit::tensor_copy;
 
 // The bytes one swizzle pattern row spans: 32, 64 or 128.
 uint64_t swizzle_span(TensorSwizzle swizzle) {

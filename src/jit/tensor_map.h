@@ -89,4 +89,14 @@ TensorMapStatus encode_tiled_tensor_map(const TiledTensorMapRequest& request, Te
 // The bytes one element of `type` occupies (0 for the packed sub-byte types).
 unsigned tensor_element_size(TensorDataType type);
 
+// The contract between lower_async_copy.cpp, which passes these, and
+// __cucpu_jit_tensor_copy (tensor_copy_helpers.cpp), which reads them: its `kind` is a
+// CopyKind in bits 0..7 and, for cp.reduce, a ReduceOp in bits 8..15; it returns 0, or
+// kMisalignedBoxStart for a box the GPU refuses, or any other value for a bad map.
+namespace tensor_copy {
+enum CopyKind : uint32_t { kLoad = 0, kStore = 1, kReduce = 2, kPrefetch = 3 };
+enum ReduceOp : uint32_t { kAdd, kMin, kMax, kInc, kDec, kAnd, kOr, kXor };
+constexpr uint32_t kMisalignedBoxStart = 2;
+}  // namespace tensor_copy
+
 }  // namespace cucpu::jit
