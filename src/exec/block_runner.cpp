@@ -135,6 +135,7 @@ BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const Exe
       worker_count_(worker_count),
       settings_(settings),
       sequential_(current_stack_low(), current_stack_high()),
+      compiled_(current_stack_low(), current_stack_high()),
       block_(spare_blocks().take(settings.fiber_stack_bytes)) {}
 
 BlockRunner::~BlockRunner() = default;
@@ -169,6 +170,13 @@ BlockRun BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index)
   // the block; the grids it launched go on in the launch tree.
   if (grid.tree) block.scope.emplace(*grid.tree, setup.thread_count());
   BlockLaunchScope* scope = block.scope ? &*block.scope : nullptr;
+  if (grid.compiled.entry != nullptr) {
+    compiled_.launch_scope = scope;
+    Result<void> result = compiled_.run(setup, grid.compiled);
+    compiled_.launch_scope = nullptr;
+    block.scope.reset();
+    return BlockRun{std::move(result), nullptr};
+  }
   if (!grid.kernel->uses_barriers && settings_.strategy == BlockStrategyChoice::Auto) {
     sequential_.launch_scope = scope;
     Result<void> result = sequential_.run(setup);

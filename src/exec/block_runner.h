@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "exec/block_execution.h"
+#include "exec/compiled_block.h"
 #include "exec/device_runtime.h"
 #include "exec/fiber_scheduler.h"
 #include "exec/fiber_stack_pool.h"
@@ -24,6 +25,9 @@ struct GridLaunch {
   uint32_t shared_bytes = 0;  // per block: max(static, dynamic offset + dynamic bytes)
   uint64_t grid_workspace = 0;  // cooperative launches: cooperative groups' grid_workspace
   TreeGrid* tree = nullptr;     // the grid in its launch tree (device-side launches' parent)
+  // The compiled block strategy's function for this grid's block shape; no entry: the grid
+  // runs on fibers (or one thread after another, for kernels that never wait).
+  jit::CompiledBlockCode compiled;
 };
 
 // The stack of each fiber running `kernel`: the floor our compiled code needs or
@@ -103,6 +107,7 @@ class BlockRunner {
   ExecSettings settings_;
   SignalStack signal_stack_;
   SequentialBlock sequential_;
+  CompiledBlock compiled_;
   std::unique_ptr<ResumableBlock> block_;  // reused by this worker's blocks; null after one was suspended
 };
 

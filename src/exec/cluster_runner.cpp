@@ -77,8 +77,7 @@ extern "C" void __cucpu_cluster_wait(jit::ThreadContext* context) {
 }
 
 extern "C" uint32_t __cucpu_is_local(jit::ThreadContext*, uint64_t address) {
-  const RunningKernelThread& running = running_kernel_thread;
-  return running.stack_high != 0 && address >= running.stack_low && address < running.stack_high ? 1 : 0;
+  return running_kernel_thread.is_local(address) ? 1 : 0;
 }
 
 }  // namespace

@@ -105,7 +105,7 @@ bool points_into_block_memory(const jit::ThreadContext& context, const PreparedG
     uint64_t word;
     std::memcpy(&word, prepared.params + offset, sizeof(word));
     if (word >= shared_low && word < shared_high) return true;
-    if (word >= running.stack_low && word < running.stack_high) return true;
+    if (running.is_local(word)) return true;
   }
   return false;
 }

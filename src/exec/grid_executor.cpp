@@ -133,6 +133,7 @@ class WorkerPool final : public GridExecutor {
   // The checks every launch makes; the grid's per-block shared memory bytes.
   Result<uint32_t> check_launch(const jit::KernelInfo& kernel, const LaunchShape& shape) const;
   void fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape, uint32_t shared_bytes);
+  jit::CompiledBlockCode compiled_block_code(const jit::KernelInfo& kernel, const LaunchShape& shape) const;
   Result<void> run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params, bool cooperative);
   void run_cooperative_blocks(GridRun& grid);
   void record_failure(GridRun& grid, const Error& error);
@@ -198,6 +199,21 @@ Result<uint32_t> WorkerPool::check_launch(const jit::KernelInfo& kernel, const L
   return static_cast<uint32_t>(shared_bytes);
 }
 
+// The compiled block strategy's function for the launch's block shape, where the settings
+// and the kernel allow it (made at the first launch with that shape); else none.
+jit::CompiledBlockCode WorkerPool::compiled_block_code(const jit::KernelInfo& kernel, const LaunchShape& shape) const {
+  if (settings_.strategy == BlockStrategyChoice::Fibers || kernel.block_compiler == nullptr) return {};
+  // Clusters and cooperative grids interleave blocks on fibers: not this strategy's yet.
+  if (runs_as_clusters(kernel, shape)) return {};
+  auto code = kernel.block_compiler->block_function(shape.block.x, shape.block.y, shape.block.z);
+  if (!code) {
+    log::debug(log::Category::Jit, "kernel {}: no block function ({}), it runs on fibers", kernel.name,
+               code.error().message);
+    return {};
+  }
+  return *code;
+}
+
 void WorkerPool::fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape,
                              uint32_t shared_bytes) {
   grid.launch.kernel = &kernel;
@@ -205,6 +221,7 @@ void WorkerPool::fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const
   if (shape.gridid == 0) grid.launch.shape.gridid = next_gridid();
   grid.launch.shared_bytes = shared_bytes;
   grid.launch.tree = &grid;
+  grid.launch.compiled = compiled_block_code(kernel, shape);
   // Clustered grids are claimed cluster by cluster (run_cluster): block_count counts clusters.
   grid.block_count = runs_as_clusters(kernel, shape) ? cluster_count(kernel, shape) : shape.grid.count();
   grid.chunk = claim_chunk(grid.block_count, settings_.worker_count);
@@ -231,7 +248,9 @@ Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& s
   if (cooperative) grid.launch.grid_workspace = reinterpret_cast<uintptr_t>(workspace);
   log::debug(log::Category::Exec, "grid {}: {} blocks of {} threads, {} bytes shared, {} strategy", kernel.name,
              grid.block_count, shape.block.count(), grid.launch.shared_bytes,
-             kernel.uses_barriers || settings_.strategy == BlockStrategyChoice::Fibers ? "fiber" : "sequential");
+             grid.launch.compiled.entry                                                ? "compiled"
+             : kernel.uses_barriers || settings_.strategy == BlockStrategyChoice::Fibers ? "fiber"
+                                                                                        : "sequential");
 
   std::unique_lock lock(mutex_);
   if (auto started = start_workers_locked(); !started) return started;

@@ -16,6 +16,14 @@ struct RunningKernelThread {
   ThreadExecution* thread = nullptr;
   uintptr_t stack_low = 0;   // lowest usable address of the stack it runs on (0: unknown)
   uintptr_t stack_high = 0;  // just past its highest address (0: unknown): its local memory lies below
+  // More local memory outside that stack: the thread's frame of the compiled block strategy
+  // (CompiledBlockFrame::local), [local_low, local_high); 0, 0: none.
+  uintptr_t local_low = 0;
+  uintptr_t local_high = 0;
+  bool is_local(uint64_t address) const {
+    return (stack_high != 0 && address >= stack_low && address < stack_high) ||
+           (address >= local_low && address < local_high);
+  }
 };
 
 extern thread_local RunningKernelThread running_kernel_thread;

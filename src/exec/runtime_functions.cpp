@@ -7,6 +7,7 @@
 
 #include "exec/block_execution.h"
 #include "exec/cluster_runner.h"
+#include "exec/compiled_block.h"
 #include "exec/device_calls.h"
 #include "exec/device_runtime.h"
 #include "exec/graph_conditional.h"
@@ -49,6 +50,12 @@ uint32_t reduce_pair(uint32_t operation, uint32_t a, uint32_t b) {
   return a_first ? b : a;  // Max
 }
 
+ThreadExecution& executing_thread(jit::ThreadContext* context) {
+  return *static_cast<ThreadExecution*>(context->executor);
+}
+
+}  // namespace
+
 void combine_redux(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint64_t (&results)[kWarpSize],
                    uint32_t operation) {
   const uint32_t first_lane = static_cast<uint32_t>(__builtin_ctz(members));
@@ -58,11 +65,6 @@ void combine_redux(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint6
   for (uint32_t bits = members; bits != 0; bits &= bits - 1) results[__builtin_ctz(bits)] = total;
 }
 
-ThreadExecution& executing_thread(jit::ThreadContext* context) {
-  return *static_cast<ThreadExecution*>(context->executor);
-}
-
-}  // namespace
 
 extern "C" void __cucpu_bar_sync(jit::ThreadContext* context, uint32_t barrier, uint32_t thread_count) {
   ThreadExecution& self = executing_thread(context);
@@ -112,6 +114,7 @@ jit::RuntimeSymbols GridExecutor::runtime_symbols() {
   symbols.merge(cluster_symbols());
   symbols.merge(graph_device_symbols());
   symbols.merge(texture_symbols());
+  symbols.merge(compiled_block_symbols());
   symbols.merge(jit::RuntimeSymbols{
       {jit::kBarSync, reinterpret_cast<void*>(&__cucpu_bar_sync)},
       {jit::kBarArrive, reinterpret_cast<void*>(&__cucpu_bar_arrive)},

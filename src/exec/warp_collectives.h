@@ -23,6 +23,10 @@ void combine_match(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint6
 // elect: results: the lowest member lane | (lane is it) << 32.
 void combine_elect(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint64_t (&results)[kWarpSize],
                    uint32_t operation);
+// redux.sync (runtime_functions.cpp): value = the value, operation = ptx::AtomicOp (| 0x100:
+// signed min/max). Results: the reduction.
+void combine_redux(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint64_t (&results)[kWarpSize],
+                   uint32_t operation);
 // bar.warp.sync: nothing to exchange.
 void combine_nothing(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint64_t (&results)[kWarpSize],
                      uint32_t operation);

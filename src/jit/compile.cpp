@@ -39,7 +39,9 @@ Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module
   if (options.dump_ir) std::cerr << print(*translated->module);
   if (log::enabled(log::Category::Jit)) log::write(log::Category::Jit, print(*translated->module));
   // Generate native code and look up kernels and variables.
-  return load_into_orc(std::move(*translated), std::move(context), std::move(*target), options.runtime);
+  // The compiled block strategy translates kernels again later, per block shape.
+  auto kept = std::make_shared<const ptx::Module>(module);
+  return load_into_orc(std::move(*translated), std::move(context), std::move(*target), options.runtime, std::move(kept));
 }
 
 Result<std::string> translate_to_llvm_ir(const ptx::Module& module) {

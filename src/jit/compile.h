@@ -21,6 +21,16 @@ struct ParamSlot {
   uint32_t align = 1;
 };
 
+// Compiles one kernel for the compiled block strategy (kernel_abi.h CompiledBlockFrame),
+// one block shape at a time, at the first launch with that shape; thread-safe.
+class BlockCompiler {
+ public:
+  virtual ~BlockCompiler() = default;
+  // The block function for blocks of x*y*z threads; an error when it cannot be made (the
+  // kernel then runs as it would without the strategy).
+  virtual Result<CompiledBlockCode> block_function(uint32_t x, uint32_t y, uint32_t z) const = 0;
+};
+
 struct KernelInfo {
   std::string name;
   std::vector<ParamSlot> params;
@@ -44,6 +54,10 @@ struct KernelInfo {
   uint32_t max_cluster_rank = 0;
   bool waits_for_cluster = false;
   KernelEntry entry = nullptr;
+  // The compiled block strategy: why it cannot run this kernel (empty: it can), and what
+  // makes the kernel's block functions (null when it cannot).
+  std::string compiled_obstacle;
+  const BlockCompiler* block_compiler = nullptr;
 };
 
 // A module-scope variable after loading: its storage lives as long as the module.

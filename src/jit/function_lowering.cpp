@@ -62,7 +62,8 @@ llvm::Value* FunctionLowering::read_register_bits(uint32_t reg) {
     fail("register out of range");
     return llvm::PoisonValue::get(b.getInt32Ty());
   }
-  return b.CreateLoad(registers[reg]->getAllocatedType(), registers[reg], fn.registers[reg].name);
+  if (access_log != nullptr) access_log->note(current_statement, reg, false);
+  return b.CreateLoad(int_type(register_bits(reg)), registers[reg], fn.registers[reg].name);
 }
 
 void FunctionLowering::write_register_bits(uint32_t reg, llvm::Value* bits) {
@@ -70,7 +71,12 @@ void FunctionLowering::write_register_bits(uint32_t reg, llvm::Value* bits) {
     fail("register out of range");
     return;
   }
+  if (access_log != nullptr) access_log->note(current_statement, reg, true);
   b.CreateStore(bits, registers[reg]);
+}
+
+void FunctionLowering::note_carry_access(bool write) {
+  if (access_log != nullptr) access_log->note(current_statement, carry_flag_register(fn), write);
 }
 
 llvm::Value* FunctionLowering::resize_int(llvm::Value* v, unsigned bits, bool sign_extend) {
@@ -237,12 +243,8 @@ llvm::Value* FunctionLowering::symbol_value(const std::string& name, unsigned bi
 // low 32 bits: frame + sign_extend(low - low32(frame)).
 static llvm::Value* local_address_from_32_bits(FunctionLowering& fl, llvm::Value* low32) {
   auto& b = fl.b;
-  llvm::AllocaInst* anchor = nullptr;
-  for (llvm::Instruction& i : fl.llvm_fn->getEntryBlock()) {
-    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a != nullptr && a->getName() == "frame.anchor") anchor = a;
-  }
-  if (anchor == nullptr) anchor = fl.entry_alloca(b.getInt8Ty(), 1, "frame.anchor");
-  llvm::Value* frame = b.CreatePtrToInt(anchor, b.getInt64Ty());
+  if (fl.local_anchor == nullptr) fl.local_anchor = fl.entry_alloca(b.getInt8Ty(), 1, "frame.anchor");
+  llvm::Value* frame = b.CreatePtrToInt(fl.local_anchor, b.getInt64Ty());
   llvm::Value* delta = b.CreateSub(low32, b.CreateTrunc(frame, b.getInt32Ty()));
   return b.CreateIntToPtr(b.CreateAdd(frame, b.CreateSExt(delta, b.getInt64Ty())), fl.ptr_type());
 }
@@ -321,6 +323,9 @@ llvm::Value* FunctionLowering::load_context_u64(size_t offset) {
 
 llvm::Value* FunctionLowering::special_register(ptx::SpecialRegister sreg, unsigned component) {
   using S = ptx::SpecialRegister;
+  if (special_register_override) {
+    if (llvm::Value* v = special_register_override(sreg, component)) return v;
+  }
   auto vector_field = [&](size_t offset) -> llvm::Value* {
     if (component > 2) {
       fail(fmt::format("{} has no component {}", ptx::spelling(sreg), component));

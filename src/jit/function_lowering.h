@@ -17,12 +17,14 @@
 #include <llvm/IR/Module.h>
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "jit/compile.h"
+#include "jit/register_access.h"
 #include "jit/shared_layout.h"
 #include "ptx/module.h"
 #include "support/result.h"
@@ -67,16 +69,31 @@ class FunctionLowering {
   llvm::IRBuilder<> b;
   llvm::Value* thread_context = nullptr;  // ThreadContext*
   llvm::Value* shared_base = nullptr;     // ctx->shared_base, loaded at entry
-  std::vector<llvm::AllocaInst*> registers;
+  // Where each register lives: an alloca of the function (translate_function.cpp), or a
+  // slot of the compiled block strategy's register file; loaded and stored as an integer
+  // of the register's width.
+  std::vector<llvm::Value*> registers;
   std::map<std::string, llvm::BasicBlock*> labels;
   std::map<std::string, SymbolBinding> symbols;
-  llvm::AllocaInst* carry_flag = nullptr;  // CC.CF of add.cc/addc, created on first use
+  llvm::Value* carry_flag = nullptr;  // where CC.CF of add.cc/addc lives (an i1), made on first use
+  // Notes an access of CC.CF (the pseudo register kCarryFlag of register_access.h).
+  void note_carry_access(bool write);
   const ptx::Instruction* current = nullptr;
   bool waits_for_other_threads = false;  // calls bar.sync / redux.sync / ...
   std::vector<const ptx::Function*> callees;
   // The .reg return values of a .func: each register and the caller's memory that ret
   // copies it to (.reg parameters are copied in at entry: translate_function.cpp).
   std::vector<std::pair<uint32_t, llvm::Value*>> register_returns;
+  // Which registers each statement's lowering read and wrote (register_access.h); null:
+  // not recorded. current_statement is the index into fn.body being lowered.
+  FunctionAccess* access_log = nullptr;
+  uint32_t current_statement = 0;
+  // Where the thread's .local memory lies, for 32-bit .local addresses (function_lowering.cpp
+  // local_address_from_32_bits); null: a frame.anchor alloca of this function.
+  llvm::Value* local_anchor = nullptr;
+  // The value of a special register as the caller of the lowering defines it (the compiled
+  // block function's lanes: warp_lowering.cpp); null or returning null: read ThreadContext.
+  std::function<llvm::Value*(ptx::SpecialRegister, unsigned component)> special_register_override;
 
   // Records the first error (naming the current instruction and its line).
   void fail(const std::string& why);
@@ -164,6 +181,9 @@ bool lower_async_proxy(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst);
 // tex, tld4, txq, suld, sust, suq with object handles (lower_texture.cpp).
 bool lower_texture(FunctionLowering& fl, const ptx::Instruction& inst);
+
+// One instruction by its family's lowering, without its guard (translate_function.cpp).
+void lower_instruction(FunctionLowering& fl, const ptx::Instruction& inst);
 
 struct CallSite;
 // A call of a device runtime extern (__cudaCDP2*, kernel_abi.h kDeviceRuntimeFunctions);

@@ -72,6 +72,84 @@ struct ThreadContext {
 
 using KernelEntry = void (*)(ThreadContext*);
 
+// --- The compiled block strategy (jit/translate_block_function.cpp, exec/compiled_block.cpp)
+//
+// A kernel compiled for one block shape is `void block(CompiledBlockFrame*)`: it runs every
+// warp of the block, each as one SIMD program whose lanes are the warp's threads, until the
+// block ends. Between barriers it runs the warps one after another ("rounds"); a warp's
+// lanes that reach a barrier park there and resume at the barrier's resume point once the
+// barrier completes. Each warp's registers live in its file, CompiledBlockFrame::registers.
+
+// Lanes that go on at a resume point in the next round.
+struct CompiledRun {
+  uint32_t point = 0;  // resume point: 0 is the kernel's entry
+  uint32_t mask = 0;
+  uint32_t vote_true = 0;     // bar.red: of the threads its completion released, how many offered true
+  uint32_t vote_threads = 0;  // ... and how many there were
+};
+
+// Lanes that wait at a barrier.
+struct CompiledPark {
+  uint32_t point = 0;         // where they resume
+  uint32_t mask = 0;
+  uint32_t barrier = 0;       // bar.sync/bar.red id
+  uint32_t thread_count = 0;  // 0: every thread of the block
+  uint32_t reduction = 0;     // 1: bar.red (predicates holds the lanes that offered true)
+  uint32_t predicates = 0;
+};
+
+// One warp's state between rounds.
+struct CompiledWarp {
+  uint32_t live = 0;        // lanes that have not exited
+  uint32_t run_count = 0;   // entries of runs
+  uint32_t park_count = 0;  // entries of parks
+  uint32_t reserved = 0;
+  CompiledRun runs[32];
+  CompiledPark parks[32];
+};
+
+struct CompiledBlockFrame {
+  ThreadContext* block = nullptr;  // the block's context (the per-thread fields mean nothing)
+  ThreadContext* lane = nullptr;   // one lane's context, filled by __cucpu_compiled_enter_lane
+  uint8_t* warps = nullptr;        // warp_count CompiledWarp, warp_stride bytes apart
+  uint8_t* local = nullptr;        // .local memory: one frame per thread, local_stride bytes apart
+  uint8_t* registers = nullptr;    // the warps' registers: one file per warp, register_stride bytes apart
+  uint32_t warp_count = 0;
+  uint32_t warp_stride = 0;
+  uint32_t local_stride = 0;
+  uint32_t current_thread = 0;     // the first lane of the running warp, or the running lane
+  void* execution = nullptr;       // the executor's block (opaque to generated code)
+};
+
+using BlockEntry = void (*)(CompiledBlockFrame*);
+
+// What the executor needs to run a kernel compiled for one block shape.
+struct CompiledBlockCode {
+  BlockEntry entry = nullptr;
+  uint32_t warp_stride = 0;      // sizeof(CompiledWarp), 64-byte aligned
+  uint32_t register_stride = 0;  // one warp's registers, 64-byte aligned
+  uint32_t local_stride = 0;  // .local and call-sequence .param bytes per thread, 16-byte aligned
+};
+
+// Runtime functions of the compiled block strategy:
+//   uint32_t __cucpu_compiled_settle(CompiledBlockFrame*)
+//              at the end of a round that did not simply complete one barrier for everyone:
+//              completes what the parked lanes wait for and queues the lanes it releases as
+//              runs; 0: run another round, 1: the block has ended (or failed: reported)
+//   void     __cucpu_compiled_enter_lane(CompiledBlockFrame*, uint32_t warp, uint32_t lane)
+//              makes frame->lane the context of that lane (runtime calls from one lane)
+//   void     __cucpu_compiled_unsupported(CompiledBlockFrame*, uint32_t warp, const char* what)
+//              ends the block with an error naming what the strategy cannot run: never returns
+//   void     __cucpu_warp_combine(uint32_t collective, uint32_t operation, uint32_t members,
+//                                 const uint64_t* values, const uint64_t* arguments, uint64_t* results)
+//              one warp collective over 32 lanes' offers, as the fiber strategy combines them;
+//              collective: WarpCombineKind
+enum class WarpCombineKind : uint32_t { Shuffle, Vote, Match, Elect, Nothing, Redux };
+constexpr const char* kCompiledSettle = "__cucpu_compiled_settle";
+constexpr const char* kCompiledEnterLane = "__cucpu_compiled_enter_lane";
+constexpr const char* kCompiledUnsupported = "__cucpu_compiled_unsupported";
+constexpr const char* kWarpCombine = "__cucpu_warp_combine";
+
 // Runtime functions generated code may call; the executor defines them and passes their
 // addresses by these names. Signatures (all take the calling thread's context first):
 //   void     __cucpu_bar_sync(ThreadContext*, uint32_t barrier, uint32_t thread_count)

@@ -12,6 +12,7 @@
 #include <map>
 #include <mutex>
 
+#include "jit/block_compiler.h"
 #include "jit/orc_module.h"
 #include "support/log.h"
 
@@ -32,6 +33,7 @@ class OrcModule final : public CompiledModule {
 
   std::unique_ptr<llvm::orc::LLJIT> jit;
   std::map<std::string, KernelInfo> kernels;
+  std::vector<std::unique_ptr<OrcBlockCompiler>> block_compilers;
   std::map<std::string, GlobalInfo> globals;
 
   const KernelInfo* find_kernel(const std::string& name) const override {
@@ -58,7 +60,8 @@ Error jit_error(llvm::Error error) {
 Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translated,
                                                       std::unique_ptr<llvm::LLVMContext> context,
                                                       llvm::orc::JITTargetMachineBuilder target,
-                                                      const RuntimeSymbols& runtime) {
+                                                      const RuntimeSymbols& runtime,
+                                                      std::shared_ptr<const ptx::Module> ptx) {
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(target)).create();
   if (!jit) return jit_error(jit.takeError());
   auto result = std::make_unique<OrcModule>();
@@ -96,6 +99,18 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
     auto address = lljit.lookup(kernel.name);
     if (!address) return jit_error(address.takeError());
     kernel.entry = address->toPtr<KernelEntry>();
+    auto access = translated.kernel_access.find(kernel.name);
+    const ptx::Function* body = nullptr;
+    if (ptx != nullptr)
+      for (const ptx::Function& f : ptx->functions)
+        if (f.is_entry && !f.is_extern && f.name == kernel.name) body = &f;
+    if (access != translated.kernel_access.end() && body != nullptr) {
+      result->block_compilers.push_back(
+          std::make_unique<OrcBlockCompiler>(lljit, ptx, *body, std::move(access->second), kernel.params));
+      kernel.block_compiler = result->block_compilers.back().get();
+    }
+    log::debug(log::Category::Jit, "kernel {}: {}", kernel.name,
+               kernel.block_compiler ? "compiled block strategy" : "fibers: " + kernel.compiled_obstacle);
     result->kernels[kernel.name] = kernel;
   }
   {

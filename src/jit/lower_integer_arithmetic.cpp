@@ -56,11 +56,12 @@ ptx::Type wide_source_type(const ptx::Instruction& inst) {
   return ptx::bit_width(inst.q.type) == 64 ? half_type(inst.q.type) : inst.q.type;
 }
 
-llvm::AllocaInst* carry_flag(FunctionLowering& fl) {
+llvm::Value* carry_flag(FunctionLowering& fl) {
   if (fl.carry_flag == nullptr) {
-    fl.carry_flag = fl.entry_alloca(fl.b.getInt1Ty(), 1, "cc.cf");
-    llvm::IRBuilder<> init(fl.carry_flag->getNextNode());
-    init.CreateStore(init.getInt1(false), fl.carry_flag);
+    llvm::AllocaInst* flag = fl.entry_alloca(fl.b.getInt1Ty(), 1, "cc.cf");
+    llvm::IRBuilder<> init(flag->getNextNode());
+    init.CreateStore(init.getInt1(false), flag);
+    fl.carry_flag = flag;
   }
   return fl.carry_flag;
 }
@@ -73,6 +74,7 @@ llvm::Value* add_with_carry(FunctionLowering& fl, bool add, llvm::Value* x, llvm
   auto& b = fl.b;
   llvm::Value* cf = nullptr;
   if (carry_in) {
+    fl.note_carry_access(false);
     llvm::Value* flag = b.CreateLoad(b.getInt1Ty(), carry_flag(fl));
     cf = b.CreateZExt(add ? flag : b.CreateNot(flag), x->getType());  // a subtract borrows !CF
   }
@@ -85,7 +87,10 @@ llvm::Value* add_with_carry(FunctionLowering& fl, bool add, llvm::Value* x, llvm
     result = b.CreateExtractValue(second, 0);
     out = b.CreateOr(out, b.CreateExtractValue(second, 1));
   }
-  if (carry_out) b.CreateStore(add ? out : b.CreateNot(out), carry_flag(fl));
+  if (carry_out) {
+    fl.note_carry_access(true);
+    b.CreateStore(add ? out : b.CreateNot(out), carry_flag(fl));
+  }
   return result;
 }
 

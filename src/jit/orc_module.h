@@ -14,6 +14,7 @@ namespace cucpu::jit {
 Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translated,
                                                       std::unique_ptr<llvm::LLVMContext> context,
                                                       llvm::orc::JITTargetMachineBuilder target,
-                                                      const RuntimeSymbols& runtime);
+                                                      const RuntimeSymbols& runtime,
+                                                      std::shared_ptr<const ptx::Module> ptx);
 
 }  // namespace cucpu::jit

@@ -203,14 +203,7 @@ void lower_statement(FunctionLowering& fl, const ptx::Instruction& inst, const Y
     b.CreateCondBr(condition, then, after);
     b.SetInsertPoint(then);
   }
-  bool handled = false;
-  for (LowerFamily family : kFamilies) {
-    if (family(fl, inst)) {
-      handled = true;
-      break;
-    }
-  }
-  if (!handled) fl.fail("instruction is not supported yet");
+  lower_instruction(fl, inst);
   if (after != nullptr) {
     if (!terminated(fl)) b.CreateBr(after);
     b.SetInsertPoint(after);
@@ -221,9 +214,21 @@ void lower_statement(FunctionLowering& fl, const ptx::Instruction& inst, const Y
 
 }  // namespace
 
+void lower_instruction(FunctionLowering& fl, const ptx::Instruction& inst) {
+  for (LowerFamily family : kFamilies)
+    if (family(fl, inst)) return;
+  fl.fail("instruction is not supported yet");
+}
+
+std::set<const ptx::Instruction*> spin_loop_branches(const ptx::Function& function) {
+  return find_spin_loop_branches(function);
+}
+
 Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Function& function,
                                          llvm::Function* llvm_function, const std::vector<ParamSlot>* kernel_params) {
   FunctionLowering fl(module, function, llvm_function);
+  FunctionAccess access;
+  access.statements.resize(function.body.size());
   auto& b = fl.b;
   b.SetInsertPoint(llvm::BasicBlock::Create(fl.ctx, "entry", llvm_function));
   fl.thread_context = llvm_function->getArg(0);
@@ -240,6 +245,7 @@ Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Func
     if (s.kind == ptx::Statement::Kind::Label) fl.labels.emplace(s.label, nullptr);
   }
   for (auto& [name, block] : fl.labels) block = fl.new_block(name);
+  fl.access_log = &access;  // from here on, only the body's own accesses
   YieldPoints yields;
   yields.branches = find_spin_loop_branches(function);
   if (!yields.branches.empty()) {
@@ -252,6 +258,7 @@ Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Func
   b.SetInsertPoint(body);
 
   for (const ptx::Statement& s : function.body) {
+    fl.current_statement = static_cast<uint32_t>(&s - function.body.data());
     if (s.kind == ptx::Statement::Kind::Label) {
       llvm::BasicBlock* block = fl.labels.at(s.label);
       if (!terminated(fl)) b.CreateBr(block);
@@ -264,6 +271,7 @@ Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Func
     if (fl.failed()) return fl.error();
   }
   fl.current = nullptr;
+  fl.access_log = nullptr;
   if (!terminated(fl)) fl.emit_return();  // falling off the end returns
   for (llvm::BasicBlock& block : *llvm_function) {
     if (block.getTerminator() == nullptr) {
@@ -271,7 +279,7 @@ Result<FunctionFacts> translate_function(ModuleLowering& module, const ptx::Func
       b.CreateUnreachable();
     }
   }
-  return FunctionFacts{fl.waits_for_other_threads, fl.callees};
+  return FunctionFacts{fl.waits_for_other_threads, fl.callees, std::move(access)};
 }
 
 }  // namespace cucpu::jit

@@ -4,6 +4,8 @@
 // (translate_function.cpp) and works out which kernels can wait on other threads.
 #include "jit/translate_module.h"
 
+#include "jit/block_function.h"
+
 #include <fmt/format.h>
 #include <llvm/IR/Constants.h>
 #include <llvm/IR/GlobalVariable.h>
@@ -105,7 +107,7 @@ Result<llvm::GlobalVariable*> initialize(ModuleLowering& m, const ptx::Variable&
   return replacement;
 }
 
-Result<void> create_variables(ModuleLowering& m, std::vector<GlobalInfo>& infos) {
+Result<void> create_variables(ModuleLowering& m, std::vector<GlobalInfo>& infos, bool declarations) {
   const ptx::Module& ptx = *m.ptx;
   for (const ptx::Variable& v : ptx.variables) {
     switch (v.space) {
@@ -125,13 +127,16 @@ Result<void> create_variables(ModuleLowering& m, std::vector<GlobalInfo>& infos)
     }
     if (v.size_bytes() == 0) return invalid(fmt::format("line {}: variable {} has no size", v.pos.line, v.name));
     m.globals[v.name] = create_storage(*m.module, v, v.name, llvm::GlobalValue::ExternalLinkage);
+    if (declarations) m.globals[v.name]->setInitializer(nullptr);
     infos.push_back(GlobalInfo{v.name, v.space, nullptr, v.size_bytes()});
   }
   for (const ptx::Function& f : ptx.functions) {
     for (const ptx::Variable& v : f.locals) {
       if (v.space != ptx::StateSpace::Global && v.space != ptx::StateSpace::Const) continue;
       if (v.size_bytes() == 0) return invalid(fmt::format("line {}: variable {} has no size", v.pos.line, v.name));
-      m.function_statics[&v] = create_storage(*m.module, v, f.name + "." + v.name, llvm::GlobalValue::InternalLinkage);
+      // External, as every function: block functions compiled later refer to them by name.
+      m.function_statics[&v] = create_storage(*m.module, v, f.name + "." + v.name, llvm::GlobalValue::ExternalLinkage);
+      if (declarations) m.function_statics[&v]->setInitializer(nullptr);
     }
   }
   return {};
@@ -207,14 +212,24 @@ void declare_functions(ModuleLowering& m) {
     llvm::FunctionType* type =
         f.is_entry ? llvm::FunctionType::get(llvm::Type::getVoidTy(c), {llvm::PointerType::getUnqual(c)}, false)
                    : ptx_function_type(c, f);
-    auto linkage = f.is_entry || f.is_visible ? llvm::GlobalValue::ExternalLinkage : llvm::GlobalValue::InternalLinkage;
-    llvm::Function* fn = llvm::Function::Create(type, linkage, f.name, m.module);
+    // External even when not .visible: the compiled block strategy's block functions,
+    // compiled later into modules of their own, call them by name.
+    llvm::Function* fn = llvm::Function::Create(type, llvm::GlobalValue::ExternalLinkage, f.name, m.module);
     fn->addFnAttr(llvm::Attribute::NoUnwind);
     m.functions[f.name] = fn;
   }
 }
 
 }  // namespace
+
+Result<void> declare_module(ModuleLowering& m) {
+  std::vector<GlobalInfo> unused;
+  if (auto r = create_variables(m, unused, true); !r) return r.error();
+  declare_functions(m);
+  find_address_taken_functions(m);
+  m.func_exits = find_exit_in_func(*m.ptx);
+  return {};
+}
 
 Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMContext& context) {
   TranslatedModule out;
@@ -226,7 +241,7 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
   m.module = out.module.get();
   m.shared = &shared;
 
-  if (auto r = create_variables(m, out.globals); !r) return r.error();
+  if (auto r = create_variables(m, out.globals, false); !r) return r.error();
   declare_functions(m);
   find_address_taken_functions(m);
   m.func_exits = find_exit_in_func(ptx);
@@ -283,7 +298,11 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
       for (const ptx::Function* g : facts[f].callees) work.push_back(g);
     }
     k.waits_for_cluster = reaches_cluster_barrier(*m.ptx_functions.at(k.name), facts);
+    const ptx::Function& kernel = *m.ptx_functions.at(k.name);
+    k.compiled_obstacle = compiled_strategy_obstacle(m, kernel, facts);
+    if (k.compiled_obstacle.empty()) out.kernel_access[k.name] = facts[&kernel].access;
   }
+  out.func_exits = m.func_exits;
 
   std::string problems;
   llvm::raw_string_ostream os(problems);

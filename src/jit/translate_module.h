@@ -6,6 +6,7 @@
 #include <llvm/IR/Module.h>
 
 #include <map>
+#include <set>
 #include <memory>
 #include <vector>
 
@@ -20,7 +21,16 @@ struct TranslatedModule {
   std::unique_ptr<llvm::Module> module;
   std::vector<KernelInfo> kernels;  // entry still null
   std::vector<GlobalInfo> globals;  // address still null
+  // For the kernels the compiled block strategy can run: the registers each statement of
+  // the kernel accesses (FunctionFacts::access), which its block functions are made from.
+  std::map<std::string, FunctionAccess> kernel_access;
+  bool func_exits = false;  // ModuleLowering::func_exits
 };
+
+// Declares, in m.module, what translate_module defines (variables, functions) and finds
+// what it finds about the module (address-taken functions, exit in a .func): for block
+// functions compiled later into a module of their own (block_function.h).
+Result<void> declare_module(ModuleLowering& m);
 
 Result<TranslatedModule> translate_module(const ptx::Module& module, llvm::LLVMContext& context);
 
@@ -28,10 +38,15 @@ Result<TranslatedModule> translate_module(const ptx::Module& module, llvm::LLVMC
 struct FunctionFacts {
   bool waits_for_other_threads = false;
   std::vector<const ptx::Function*> callees;
+  FunctionAccess access;  // the registers each statement read and wrote
 };
 
 // Whether `kernel` or anything it calls waits at barrier.cluster (lower_cluster.cpp).
 bool reaches_cluster_barrier(const ptx::Function& kernel, const std::map<const ptx::Function*, FunctionFacts>& facts);
+
+// The backward branches of spin loops: loops that read memory other threads write, which
+// get yield points (independent thread scheduling; translate_function.cpp).
+std::set<const ptx::Instruction*> spin_loop_branches(const ptx::Function& function);
 
 // Fills `llvm_function` with the body of `function`. kernel_params: the parameter
 // buffer layout when `function` is a kernel.

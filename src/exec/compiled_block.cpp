@@ -1,0 +1,260 @@
+// The compiled block strategy's executor side (compiled_block.h). A block runs as one call
+// of its block function; what the function cannot settle itself comes back here:
+//
+// - settle: at the end of a round where the lanes did not all meet at one plain
+//   __syncthreads, the parked lanes arrive at the block's barriers (barrier.h, the same
+//   bookkeeping the fiber strategy uses, so the two agree on every rule: counts in warps,
+//   exited threads, bar.red votes), warp by warp and lane by lane; what a completion
+//   releases becomes runs of the next round. Nothing released while lanes live: the block
+//   cannot finish, an error naming who waits where.
+// - enter_lane: one lane's ThreadContext, for the runtime functions a lane calls (printf,
+//   malloc, assert, the device runtime) and the functions it calls.
+#include "exec/compiled_block.h"
+
+#include <fmt/format.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <new>
+
+#include "exec/kernel_faults.h"
+#include "exec/warp_collectives.h"
+
+namespace cucpu::exec {
+namespace {
+
+constexpr std::size_t kWarpAlignment = 64;
+
+CompiledBlock& block_of(jit::CompiledBlockFrame* frame) { return *static_cast<CompiledBlock*>(frame->execution); }
+
+extern "C" uint32_t __cucpu_compiled_settle(jit::CompiledBlockFrame* frame) { return block_of(frame).settle(); }
+
+extern "C" void __cucpu_compiled_enter_lane(jit::CompiledBlockFrame* frame, uint32_t warp, uint32_t lane) {
+  block_of(frame).enter_lane(warp, lane);
+}
+
+extern "C" void __cucpu_compiled_unsupported(jit::CompiledBlockFrame* frame, uint32_t warp, const char* what) {
+  block_of(frame).unsupported(warp, what);
+}
+
+extern "C" void __cucpu_warp_combine(uint32_t collective, uint32_t operation, uint32_t members, const uint64_t* values,
+                                     const uint64_t* arguments, uint64_t* results) {
+  WarpOffer offers[kWarpSize];
+  uint64_t out[kWarpSize] = {};
+  for (uint32_t lane = 0; lane < kWarpSize; ++lane) offers[lane] = WarpOffer{values[lane], arguments[lane]};
+  switch (static_cast<jit::WarpCombineKind>(collective)) {
+    case jit::WarpCombineKind::Shuffle:
+      combine_shuffle(members, offers, out, operation);
+      break;
+    case jit::WarpCombineKind::Vote:
+      combine_vote(members, offers, out, operation);
+      break;
+    case jit::WarpCombineKind::Match:
+      combine_match(members, offers, out, operation);
+      break;
+    case jit::WarpCombineKind::Elect:
+      combine_elect(members, offers, out, operation);
+      break;
+    case jit::WarpCombineKind::Redux:
+      combine_redux(members, offers, out, operation);
+      break;
+    case jit::WarpCombineKind::Nothing:
+      combine_nothing(members, offers, out, operation);
+      break;
+  }
+  std::memcpy(results, out, sizeof(out));
+}
+
+}  // namespace
+
+void CompiledBlock::AlignedFree::operator()(uint8_t* p) const { std::free(p); }
+
+CompiledBlock::CompiledBlock(uintptr_t stack_low, uintptr_t stack_high) : stack_low_(stack_low), stack_high_(stack_high) {}
+
+CompiledBlock::~CompiledBlock() = default;
+
+Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBlockCode& code) {
+  clear_error();
+  setup_ = &setup;
+  const uint32_t threads = setup.thread_count();
+  const uint32_t warp_count = (threads + kWarpSize - 1) / kWarpSize;
+  // The warps' state and the threads' .local frames, kept from block to block.
+  const std::size_t warps_bytes = std::size_t{warp_count} * code.warp_stride;
+  if (warps_bytes > warps_bytes_) {
+    warps_.reset(static_cast<uint8_t*>(std::aligned_alloc(kWarpAlignment, warps_bytes)));
+    warps_bytes_ = warps_ ? warps_bytes : 0;
+  }
+  const std::size_t local_bytes = std::max<std::size_t>(std::size_t{threads} * code.local_stride, 16);
+  if (local_bytes > local_bytes_) {
+    local_.reset(static_cast<uint8_t*>(std::aligned_alloc(16, (local_bytes + 15) / 16 * 16)));
+    local_bytes_ = local_ ? local_bytes : 0;
+  }
+  const std::size_t registers_bytes = std::size_t{warp_count} * code.register_stride;
+  if (registers_bytes > registers_bytes_) {
+    registers_.reset(static_cast<uint8_t*>(std::aligned_alloc(kWarpAlignment, registers_bytes)));
+    registers_bytes_ = registers_ ? registers_bytes : 0;
+  }
+  if (!warps_ || !local_ || !registers_)
+    return make_error(ErrorCode::MemoryAllocation,
+                      fmt::format("{}: no memory for its warps' state", describe_block(setup.block_index)));
+
+  fill_thread_context(block_context_, setup, 0, &lane_execution_);
+  lane_context_ = block_context_;
+  frame_.block = &block_context_;
+  frame_.lane = &lane_context_;
+  frame_.warps = warps_.get();
+  frame_.local = local_.get();
+  frame_.registers = registers_.get();
+  frame_.warp_count = warp_count;
+  frame_.warp_stride = code.warp_stride;
+  frame_.local_stride = code.local_stride;
+  frame_.current_thread = 0;
+  frame_.execution = this;
+  for (uint32_t w = 0; w < warp_count; ++w) {
+    jit::CompiledWarp& state = warp(w);
+    const uint32_t lanes = std::min(kWarpSize, threads - w * kWarpSize);
+    state.live = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
+    state.run_count = 1;
+    state.park_count = 0;
+    state.runs[0] = jit::CompiledRun{0, state.live, 0, 0};
+  }
+  lane_execution_.linear_tid = 0;
+  running_kernel_thread = {&lane_execution_, stack_low_, stack_high_, reinterpret_cast<uintptr_t>(local_.get()),
+                           reinterpret_cast<uintptr_t>(local_.get()) + local_bytes};
+  if (setjmp(abandon_point_) == 0) code.entry(&frame_);
+  running_kernel_thread = {};
+  report_fault(setup);
+  return block_result();
+}
+
+void CompiledBlock::barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t) {
+  report_error(ErrorCode::LaunchFailure,
+               fmt::format("{}: thread {} of kernel {} reached barrier {} through a runtime call, which the compiled "
+                           "block strategy never makes (internal error)",
+                           describe_block(setup_->block_index), self.linear_tid, setup_->kernel->name, barrier));
+}
+
+uint64_t CompiledBlock::warp_collective(ThreadExecution& self, uint32_t, const WarpCollective& collective, WarpOffer) {
+  report_error(ErrorCode::LaunchFailure,
+               fmt::format("{}: thread {} of kernel {} reached {} through a runtime call, which the compiled block "
+                           "strategy never makes (internal error)",
+                           describe_block(setup_->block_index), self.linear_tid, setup_->kernel->name, collective.name));
+  return 0;
+}
+
+void CompiledBlock::abandon_thread(ThreadExecution&) {
+  running_kernel_thread = {};
+  std::longjmp(abandon_point_, 1);
+}
+
+void CompiledBlock::enter_lane(uint32_t warp_index, uint32_t lane) {
+  const uint32_t tid = warp_index * kWarpSize + lane;
+  const Dim3& block = setup_->shape->block;
+  lane_context_.tid[0] = tid % block.x;
+  lane_context_.tid[1] = tid / block.x % block.y;
+  lane_context_.tid[2] = tid / (block.x * block.y);
+  lane_context_.laneid = lane;
+  lane_context_.warpid = warp_index;
+  lane_context_.exited = 0;
+  lane_execution_.linear_tid = tid;
+  frame_.current_thread = tid;
+  const uintptr_t frame = reinterpret_cast<uintptr_t>(local_.get()) + uintptr_t{tid} * frame_.local_stride;
+  running_kernel_thread.local_low = frame;
+  running_kernel_thread.local_high = frame + frame_.local_stride;
+}
+
+void CompiledBlock::unsupported(uint32_t warp_index, const char* what) {
+  report_error(ErrorCode::LaunchFailure,
+               fmt::format("{}: warp {} of kernel {}: {}", describe_block(setup_->block_index), warp_index,
+                           setup_->kernel->name, what));
+  lane_execution_.linear_tid = warp_index * kWarpSize;
+  abandon_thread(lane_execution_);
+}
+
+uint32_t CompiledBlock::settle() {
+  const uint32_t threads = setup_->thread_count();
+  const uint32_t warp_count = frame_.warp_count;
+  barriers_.reset(threads);
+  std::vector<uint32_t> released;
+  // Exited threads first: no barrier waits for them.
+  for (uint32_t w = 0; w < warp_count; ++w) {
+    const uint32_t live = warp(w).live;
+    for (uint32_t lane = 0; lane < kWarpSize && w * kWarpSize + lane < threads; ++lane)
+      if (!(live >> lane & 1)) barriers_.thread_exited(w * kWarpSize + lane, released);
+  }
+  // Then every parked lane arrives, in warp and lane order.
+  std::vector<uint8_t> goes_on(threads, 0);
+  const uint32_t warp_threads = (threads + kWarpSize - 1) / kWarpSize * kWarpSize;
+  for (uint32_t w = 0; w < warp_count; ++w) {
+    jit::CompiledWarp& state = warp(w);
+    for (uint32_t k = 0; k < state.park_count; ++k) {
+      const jit::CompiledPark& park = state.parks[k];
+      for (uint32_t bits = park.mask; bits != 0; bits &= bits - 1) {
+        const uint32_t tid = w * kWarpSize + static_cast<uint32_t>(__builtin_ctz(bits));
+        // The checks the fiber strategy makes: a bad barrier is an error, and the thread goes on.
+        if (park.barrier >= kBarrierCount || park.thread_count > warp_threads) {
+          report_error(ErrorCode::LaunchFailure,
+                       park.barrier >= kBarrierCount
+                           ? fmt::format("{}: thread {} waits at barrier {} (ids are 0..{})",
+                                         describe_block(setup_->block_index), tid, park.barrier, kBarrierCount - 1)
+                           : fmt::format("{}: thread {} waits at barrier {} for {} threads, but the block has {} warps",
+                                         describe_block(setup_->block_index), tid, park.barrier, park.thread_count,
+                                         warp_threads / kWarpSize));
+          goes_on[tid] = 1;
+          continue;
+        }
+        const bool predicate = park.predicates >> (tid % kWarpSize) & 1;
+        const BarrierArrival kind = park.reduction ? BarrierArrival::Reduce : BarrierArrival::Sync;
+        if (barriers_.arrive(park.barrier, tid, park.thread_count, released, kind, predicate)) goes_on[tid] = 1;
+      }
+    }
+  }
+  for (uint32_t tid : released) goes_on[tid] = 1;
+  // What was released runs next round, with its completion's vote.
+  bool any_run = false, any_live = false;
+  for (uint32_t w = 0; w < warp_count; ++w) {
+    jit::CompiledWarp& state = warp(w);
+    any_live |= state.live != 0;
+    uint32_t kept = 0;
+    for (uint32_t k = 0; k < state.park_count; ++k) {
+      jit::CompiledPark park = state.parks[k];
+      uint32_t lanes = 0;
+      for (uint32_t bits = park.mask; bits != 0; bits &= bits - 1) {
+        const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
+        if (goes_on[w * kWarpSize + lane]) lanes |= 1u << lane;
+      }
+      if (lanes != 0) {
+        const BarrierVote vote = barriers_.vote_of(w * kWarpSize + static_cast<uint32_t>(__builtin_ctz(lanes)));
+        state.runs[state.run_count++] = jit::CompiledRun{park.point, lanes, vote.true_count, vote.thread_count};
+        any_run = true;
+      }
+      park.mask &= ~lanes;
+      if (park.mask != 0) state.parks[kept++] = park;
+    }
+    state.park_count = kept;
+  }
+  if (any_run) return 0;
+  if (any_live) report_error(ErrorCode::LaunchFailure, describe_stall(barriers_));
+  return 1;
+}
+
+std::string CompiledBlock::describe_stall(const BlockBarriers& barriers) const {
+  uint32_t live_threads = 0;
+  for (uint32_t w = 0; w < frame_.warp_count; ++w)
+    live_threads += static_cast<uint32_t>(
+        __builtin_popcount(reinterpret_cast<const jit::CompiledWarp*>(warps_.get() + std::size_t{w} * frame_.warp_stride)->live));
+  const uint32_t threads = setup_->thread_count();
+  return fmt::format("{} cannot finish: {} ({} of {} threads exited)", describe_block(setup_->block_index),
+                     barriers.describe_waiting(), threads - live_threads, threads);
+}
+
+jit::RuntimeSymbols compiled_block_symbols() {
+  return {
+      {jit::kCompiledSettle, reinterpret_cast<void*>(&__cucpu_compiled_settle)},
+      {jit::kCompiledEnterLane, reinterpret_cast<void*>(&__cucpu_compiled_enter_lane)},
+      {jit::kCompiledUnsupported, reinterpret_cast<void*>(&__cucpu_compiled_unsupported)},
+      {jit::kWarpCombine, reinterpret_cast<void*>(&__cucpu_warp_combine)},
+  };
+}
+
+}  // namespace cucpu::exec

@@ -1,0 +1,66 @@
+// The compiled block strategy's side of the executor: runs one block through its block
+// function (kernel_abi.h CompiledBlockFrame), keeps the warps' state and .local memory,
+// and answers the block function's runtime calls: barriers that the block function did not
+// complete by itself, one lane's context for runtime calls, unsupported cases.
+#pragma once
+
+#include <csetjmp>
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "exec/barrier.h"
+#include "exec/block_execution.h"
+
+namespace cucpu::exec {
+
+class CompiledBlock final : public BlockExecution {
+ public:
+  // stack_low, stack_high: the worker's stack (see SequentialBlock).
+  CompiledBlock(uintptr_t stack_low, uintptr_t stack_high);
+  ~CompiledBlock() override;
+
+  Result<void> run(const BlockSetup& setup, const jit::CompiledBlockCode& code);
+
+  // The block function never calls the waiting operations of BlockExecution: its
+  // barriers and collectives are its own. Reaching these means generated code is wrong.
+  void barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t thread_count) override;
+  uint64_t warp_collective(ThreadExecution& self, uint32_t members, const WarpCollective& collective,
+                           WarpOffer offer) override;
+  [[noreturn]] void abandon_thread(ThreadExecution& self) override;
+
+  // __cucpu_compiled_settle, __cucpu_compiled_enter_lane, __cucpu_compiled_unsupported.
+  uint32_t settle();
+  void enter_lane(uint32_t warp, uint32_t lane);
+  [[noreturn]] void unsupported(uint32_t warp, const char* what);
+
+ private:
+  jit::CompiledWarp& warp(uint32_t index) {
+    return *reinterpret_cast<jit::CompiledWarp*>(warps_.get() + std::size_t{index} * frame_.warp_stride);
+  }
+  std::string describe_stall(const BlockBarriers& barriers) const;
+
+  uintptr_t stack_low_;
+  uintptr_t stack_high_;
+  const BlockSetup* setup_ = nullptr;
+  jit::ThreadContext block_context_{};
+  jit::ThreadContext lane_context_{};
+  ThreadExecution lane_execution_{this, 0};
+  jit::CompiledBlockFrame frame_{};
+  struct AlignedFree {
+    void operator()(uint8_t* p) const;
+  };
+  std::unique_ptr<uint8_t, AlignedFree> warps_;
+  std::size_t warps_bytes_ = 0;
+  std::unique_ptr<uint8_t, AlignedFree> local_;
+  std::size_t local_bytes_ = 0;
+  std::unique_ptr<uint8_t, AlignedFree> registers_;
+  std::size_t registers_bytes_ = 0;
+  BlockBarriers barriers_;
+  std::jmp_buf abandon_point_;
+};
+
+// The runtime functions of the strategy (kernel_abi.h), by name.
+jit::RuntimeSymbols compiled_block_symbols();
+
+}  // namespace cucpu::exec

@@ -1,0 +1,37 @@
+// Internal to src/jit: the BlockCompiler of a kernel loaded into ORC (block_compiler.cpp).
+#pragma once
+
+#include <llvm/ExecutionEngine/Orc/LLJIT.h>
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <tuple>
+
+#include "jit/compile.h"
+#include "jit/register_access.h"
+#include "jit/warp_analysis.h"
+
+namespace cucpu::jit {
+
+class OrcBlockCompiler final : public BlockCompiler {
+ public:
+  // `jit` holds the kernel's module; `ptx` stays alive with this compiler.
+  OrcBlockCompiler(llvm::orc::LLJIT& jit, std::shared_ptr<const ptx::Module> ptx, const ptx::Function& kernel,
+                   FunctionAccess access, std::vector<ParamSlot> params);
+
+  Result<CompiledBlockCode> block_function(uint32_t x, uint32_t y, uint32_t z) const override;
+
+ private:
+  Result<CompiledBlockCode> make(const BlockShape& shape) const;
+
+  llvm::orc::LLJIT& jit_;
+  std::shared_ptr<const ptx::Module> ptx_;
+  const ptx::Function& kernel_;
+  FunctionAccess access_;
+  std::vector<ParamSlot> params_;
+  mutable std::mutex mutex_;
+  mutable std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Result<CompiledBlockCode>> made_;
+};
+
+}  // namespace cucpu::jit

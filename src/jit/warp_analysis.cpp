@@ -1,0 +1,309 @@
+// analyze_warps: liveness over the kernel's blocks, then shapes to a fixed point (see
+// warp_analysis.h for the rules).
+//
+// The branch rule, for a varying branch at block A with distinct successors S_i, A's
+// immediate post-dominator J, and R_i the blocks reachable from S_i before J: the lanes on
+// each side run one side after the other (or interleaved, in block order), and share one
+// copy of each uniform register. So a register written in some R_i must be varying when
+// lanes of another side would read the copy: it is live where another side starts, live
+// where the sides join, or accessed inside another side. Sides that only exit (early
+// returns) read nothing, so everything after `if (i >= n) return;` can stay uniform.
+#include "jit/warp_analysis.h"
+
+#include <algorithm>
+#include <set>
+
+namespace cucpu::jit {
+namespace {
+
+bool sides_differ(const CfgBlock& block) {
+  return block.how == BlockEnd::CondBranch || block.how == BlockEnd::Switch || block.how == BlockEnd::CondExit;
+}
+
+void visit_operands(const ptx::Operand& op, const auto& visit) {
+  visit(op);
+  for (const ptx::Operand& element : op.elements) visit_operands(element, visit);
+}
+
+// A .local variable of the body, or a .param variable of a call sequence: memory of its own
+// in every lane, so its address differs between lanes.
+bool is_per_lane_symbol(const ptx::Function& kernel, const std::string& name) {
+  for (const ptx::Variable& v : kernel.locals)
+    if (v.name == name) return v.space == ptx::StateSpace::Local || v.space == ptx::StateSpace::Param;
+  return false;
+}
+
+// Does the result of `inst` differ between lanes whatever its register inputs?
+bool depends_on_lane(const ptx::Instruction& inst, const ptx::Function& kernel, const BlockShape& block) {
+  bool lane = false;
+  for (const ptx::Operand& op : inst.operands) {
+    visit_operands(op, [&](const ptx::Operand& o) {
+      if (o.kind == ptx::Operand::Kind::SpecialRegister && special_register_varies(o.sreg, o.component, block))
+        lane = true;
+      if (o.kind == ptx::Operand::Kind::Symbol && is_per_lane_symbol(kernel, o.name)) lane = true;
+    });
+  }
+  if (lane) return true;
+  switch (inst.opcode) {
+    case ptx::Opcode::Ld:
+    case ptx::Opcode::Ldu:
+      return inst.q.space == ptx::StateSpace::Local;
+    case ptx::Opcode::Cvta:
+    case ptx::Opcode::Isspacep:
+      return inst.q.space == ptx::StateSpace::Local;
+    case ptx::Opcode::Mov:
+    case ptx::Opcode::Add:
+    case ptx::Opcode::Addc:
+    case ptx::Opcode::Sub:
+    case ptx::Opcode::Subc:
+    case ptx::Opcode::Mul:
+    case ptx::Opcode::Mad:
+    case ptx::Opcode::Madc:
+    case ptx::Opcode::Mul24:
+    case ptx::Opcode::Mad24:
+    case ptx::Opcode::Sad:
+    case ptx::Opcode::Div:
+    case ptx::Opcode::Rem:
+    case ptx::Opcode::Abs:
+    case ptx::Opcode::Neg:
+    case ptx::Opcode::Min:
+    case ptx::Opcode::Max:
+    case ptx::Opcode::And:
+    case ptx::Opcode::Or:
+    case ptx::Opcode::Xor:
+    case ptx::Opcode::Not:
+    case ptx::Opcode::Cnot:
+    case ptx::Opcode::Shl:
+    case ptx::Opcode::Shr:
+    case ptx::Opcode::Shf:
+    case ptx::Opcode::Popc:
+    case ptx::Opcode::Clz:
+    case ptx::Opcode::Brev:
+    case ptx::Opcode::Bfind:
+    case ptx::Opcode::Bfe:
+    case ptx::Opcode::Bfi:
+    case ptx::Opcode::Bmsk:
+    case ptx::Opcode::Szext:
+    case ptx::Opcode::Prmt:
+    case ptx::Opcode::Lop3:
+    case ptx::Opcode::Fns:
+    case ptx::Opcode::Dp4a:
+    case ptx::Opcode::Dp2a:
+    case ptx::Opcode::Setp:
+    case ptx::Opcode::Set:
+    case ptx::Opcode::Selp:
+    case ptx::Opcode::Slct:
+    case ptx::Opcode::Testp:
+    case ptx::Opcode::Cvt:
+    case ptx::Opcode::Fma:
+    case ptx::Opcode::Rcp:
+    case ptx::Opcode::Sqrt:
+    case ptx::Opcode::Rsqrt:
+    case ptx::Opcode::Sin:
+    case ptx::Opcode::Cos:
+    case ptx::Opcode::Lg2:
+    case ptx::Opcode::Ex2:
+    case ptx::Opcode::Tanh:
+    case ptx::Opcode::Copysign:
+    case ptx::Opcode::Createpolicy:
+    case ptx::Opcode::Mapa:
+    case ptx::Opcode::Getctarank:
+      return false;
+    default:
+      // Atomics, calls, collectives, textures, async copies, tensor cores, the video
+      // instructions (pure, but rare): each lane's own.
+      return true;
+  }
+}
+
+// Blocks reachable from `from` without passing `stop` (from itself unless it is stop).
+RegisterSet reach_before(const KernelCfg& cfg, uint32_t from, uint32_t stop) {
+  const uint32_t count = static_cast<uint32_t>(cfg.blocks.size());
+  RegisterSet seen(count);
+  if (from == stop) return seen;
+  std::vector<uint32_t> work{from};
+  seen.set(from);
+  while (!work.empty()) {
+    const uint32_t b = work.back();
+    work.pop_back();
+    for (uint32_t s : cfg.blocks[b].successors) {
+      if (s == stop || seen.test(s)) continue;
+      seen.set(s);
+      work.push_back(s);
+    }
+  }
+  return seen;
+}
+
+}  // namespace
+
+bool RegisterSet::merge(const RegisterSet& other) {
+  bool changed = false;
+  for (size_t i = 0; i < words_.size() && i < other.words_.size(); ++i) {
+    const uint64_t merged = words_[i] | other.words_[i];
+    changed |= merged != words_[i];
+    words_[i] = merged;
+  }
+  return changed;
+}
+
+bool RegisterSet::intersects(const RegisterSet& other) const {
+  for (size_t i = 0; i < words_.size() && i < other.words_.size(); ++i)
+    if (words_[i] & other.words_[i]) return true;
+  return false;
+}
+
+bool special_register_varies(ptx::SpecialRegister sreg, unsigned component, const BlockShape& block) {
+  using S = ptx::SpecialRegister;
+  switch (sreg) {
+    case S::Tid:
+      // A warp is 32 consecutive linear thread indices: x varies unless the block is one
+      // column wide; y is one value per warp when rows are whole multiples of 32 threads.
+      if (component == 0) return block.x != 1;
+      if (component == 1) return block.y != 1 && block.x % 32 != 0;
+      return block.z != 1 && (block.x * block.y) % 32 != 0;
+    case S::Laneid:
+    case S::LanemaskEq:
+    case S::LanemaskLe:
+    case S::LanemaskLt:
+    case S::LanemaskGe:
+    case S::LanemaskGt:
+    case S::Clock:
+    case S::ClockHi:
+    case S::Clock64:
+    case S::Globaltimer:
+    case S::GlobaltimerLo:
+    case S::GlobaltimerHi:
+      return true;
+    default:
+      return false;
+  }
+}
+
+WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block) {
+  WarpAnalysis a;
+  a.cfg = build_kernel_cfg(kernel);
+  const KernelCfg& cfg = a.cfg;
+  const uint32_t block_count = static_cast<uint32_t>(cfg.blocks.size());
+  a.register_count = carry_flag_register(kernel) + 1;
+  const uint32_t regs = a.register_count;
+
+  // Per block: registers read before any write in it (gen), written unconditionally (kill),
+  // written at all, and accessed at all.
+  std::vector<RegisterSet> gen(block_count, RegisterSet(regs)), kill(block_count, RegisterSet(regs));
+  std::vector<RegisterSet> written(block_count, RegisterSet(regs)), accessed(block_count, RegisterSet(regs));
+  for (uint32_t b = 0; b < block_count; ++b) {
+    for (uint32_t i = cfg.blocks[b].first; i < cfg.blocks[b].end; ++i) {
+      if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+      const StatementAccess& s = access.at(i);
+      const bool guarded = kernel.body[i].instruction.guard.has_value();
+      for (uint32_t r : s.reads) {
+        if (!kill[b].test(r)) gen[b].set(r);
+        accessed[b].set(r);
+      }
+      for (uint32_t r : s.writes) {
+        // A guarded write keeps the old value in the lanes whose guard is false.
+        if (guarded && !kill[b].test(r)) gen[b].set(r);
+        if (!guarded) kill[b].set(r);
+        written[b].set(r);
+        accessed[b].set(r);
+      }
+    }
+  }
+  // Liveness: live_in = gen | (live_out - kill), to a fixed point over the reverse order.
+  a.live_in.assign(block_count, RegisterSet(regs));
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = static_cast<uint32_t>(cfg.order.size()); i-- > 0;) {
+      const uint32_t b = cfg.order[i];
+      RegisterSet out(regs);
+      for (uint32_t s : cfg.blocks[b].successors) out.merge(a.live_in[s]);
+      RegisterSet in = gen[b];
+      out.for_each([&](uint32_t r) {
+        if (!kill[b].test(r)) in.set(r);
+      });
+      if (!(in == a.live_in[b])) {
+        a.live_in[b] = std::move(in);
+        changed = true;
+      }
+    }
+  }
+
+  // Shapes, to a fixed point: start uniform, mark what depends on the lane, propagate.
+  a.shape.assign(regs, Shape::Uniform);
+  a.varying_branch.assign(block_count, 0);
+  auto make_varying = [&](uint32_t r) {
+    if (a.shape[r] == Shape::Varying) return false;
+    a.shape[r] = Shape::Varying;
+    return true;
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    // Data and guard dependence, and the instructions that depend on the lane by themselves.
+    for (uint32_t b = 0; b < block_count; ++b) {
+      if (!cfg.blocks[b].reachable) continue;
+      for (uint32_t i = cfg.blocks[b].first; i < cfg.blocks[b].end; ++i) {
+        if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+        const ptx::Instruction& inst = kernel.body[i].instruction;
+        const StatementAccess& s = access.at(i);
+        if (s.writes.empty()) continue;
+        bool varying = depends_on_lane(inst, kernel, block);
+        for (uint32_t r : s.reads) varying = varying || a.shape[r] == Shape::Varying;
+        if (!varying) continue;
+        for (uint32_t r : s.writes) changed |= make_varying(r);
+      }
+    }
+    // Branches that lanes may leave in different directions.
+    for (uint32_t b = 0; b < block_count; ++b) {
+      const CfgBlock& blk = cfg.blocks[b];
+      if (!blk.reachable || a.varying_branch[b] || !sides_differ(blk)) continue;
+      const ptx::Instruction* last = cfg.last_instruction(kernel, b);
+      if (last == nullptr) continue;
+      bool varying = false;
+      if (last->guard) varying = a.shape[last->guard->reg] == Shape::Varying;
+      if (blk.how == BlockEnd::Switch && !last->operands.empty()) {
+        const ptx::Operand& index = last->operands[0];  // brx.idx's index
+        varying = index.kind != ptx::Operand::Kind::Register || a.shape[index.reg] == Shape::Varying;
+      }
+      if (!varying) continue;
+      a.varying_branch[b] = 1;
+      changed = true;
+    }
+    // The branch rule (see the top of this file).
+    for (uint32_t b = 0; b < block_count; ++b) {
+      if (!a.varying_branch[b]) continue;
+      const CfgBlock& blk = cfg.blocks[b];
+      const uint32_t join = cfg.ipdom[b];
+      std::vector<uint32_t> sides;
+      for (uint32_t s : blk.successors)
+        if (std::find(sides.begin(), sides.end(), s) == sides.end()) sides.push_back(s);
+      std::vector<RegisterSet> side_written, side_accessed, side_entry_live;
+      for (uint32_t s : sides) {
+        RegisterSet reach = reach_before(cfg, s, join);
+        RegisterSet w(regs), acc(regs);
+        reach.for_each([&](uint32_t n) {
+          w.merge(written[n]);
+          acc.merge(accessed[n]);
+        });
+        side_written.push_back(std::move(w));
+        side_accessed.push_back(std::move(acc));
+        side_entry_live.push_back(s == join ? RegisterSet(regs) : a.live_in[s]);
+      }
+      RegisterSet at_join = join == kNoBlock ? RegisterSet(regs) : a.live_in[join];
+      for (size_t i = 0; i < sides.size(); ++i) {
+        RegisterSet seen_by_others = at_join;
+        for (size_t j = 0; j < sides.size(); ++j) {
+          if (j == i) continue;
+          seen_by_others.merge(side_entry_live[j]);
+          seen_by_others.merge(side_accessed[j]);
+        }
+        side_written[i].for_each([&](uint32_t r) {
+          if (seen_by_others.test(r)) changed |= make_varying(r);
+        });
+      }
+    }
+  }
+  return a;
+}
+
+}  // namespace cucpu::jit

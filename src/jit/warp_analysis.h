@@ -1,0 +1,74 @@
+// What the compiled block strategy needs to know about a kernel before it generates the
+// block function: whether the strategy can keep the kernel's semantics at all (else the
+// kernel runs on fibers, and the reason is logged), and, for one block shape, which
+// registers hold the same value in every lane of a warp (kept once per warp, computed by
+// the ordinary scalar lowering) and which differ between lanes (kept as one vector of 32
+// lanes), and which registers are live where.
+//
+// Uniformity ("shape") is a divergence analysis over the PTX registers, which are not in
+// SSA form: a register is varying when an instruction writing it reads a varying value, or
+// depends on the lane by itself (%tid, %laneid, atomics, calls, collectives, .local
+// addresses), or runs under a varying guard; and when lanes that took different sides of a
+// varying branch would see one another's writes of it through a single per-warp copy (the
+// sides run one after the other: kernel_cfg.h). No LLVM types in the interface.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "jit/kernel_cfg.h"
+#include "jit/register_access.h"
+#include "ptx/module.h"
+
+namespace cucpu::jit {
+
+enum class Shape : uint8_t {
+  Uniform,  // the same in every lane of a warp: one scalar per warp
+  Varying,  // one value per lane
+};
+
+// A set of registers (or blocks), as bits.
+class RegisterSet {
+ public:
+  RegisterSet() = default;
+  explicit RegisterSet(uint32_t size) : words_((size + 63) / 64, 0) {}
+  bool test(uint32_t i) const { return (words_[i / 64] >> (i % 64)) & 1; }
+  void set(uint32_t i) { words_[i / 64] |= uint64_t{1} << (i % 64); }
+  void reset(uint32_t i) { words_[i / 64] &= ~(uint64_t{1} << (i % 64)); }
+  // this |= other; true when that changed anything.
+  bool merge(const RegisterSet& other);
+  bool intersects(const RegisterSet& other) const;
+  template <typename Visit>
+  void for_each(Visit visit) const {
+    for (uint32_t w = 0; w < words_.size(); ++w)
+      for (uint64_t bits = words_[w]; bits != 0; bits &= bits - 1) visit(w * 64 + static_cast<uint32_t>(__builtin_ctzll(bits)));
+  }
+  bool operator==(const RegisterSet&) const = default;
+
+ private:
+  std::vector<uint64_t> words_;
+};
+
+// The block shape a block function is compiled for (%ntid).
+struct BlockShape {
+  uint32_t x = 1, y = 1, z = 1;
+  uint32_t thread_count() const { return x * y * z; }
+};
+
+struct WarpAnalysis {
+  KernelCfg cfg;
+  uint32_t register_count = 0;          // the function's registers and CC.CF (register_access.h)
+  std::vector<Shape> shape;              // per register
+  std::vector<uint8_t> varying_branch;   // per block: lanes may leave it in different directions
+  std::vector<RegisterSet> live_in;      // per block: registers live where it starts
+};
+
+// Whether `special_register` differs between the lanes of one warp of a block of `block`.
+bool special_register_varies(ptx::SpecialRegister sreg, unsigned component, const BlockShape& block);
+
+// Liveness and shapes of `kernel` for blocks of `block` threads. `access` is what the scalar
+// translation recorded for the kernel (FunctionFacts::access).
+WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block);
+
+}  // namespace cucpu::jit
