@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # bench/run.sh: cucpu against hand-written OpenMP, workload by workload, on this machine.
 # Builds every bench/NAME.cu (nvcc -O3 -cudart shared -arch=sm_90) and its OpenMP twin
-# bench/NAME.cpp (g++ -O3 -march=native -fopenmp), runs them side by side and prints a
-# markdown table: the median of 5 timed runs after one warm-up, kernel time only (see
-# bench/common.h), with the machine above it.
+# bench/NAME.cpp (g++ -O3 -march=native -fopenmp -ffp-contract=fast), runs them side by
+# side and prints a markdown table: the median of 5 timed runs after one warm-up, kernel
+# time only (see bench/common.h), with the machine above it.
 #
 #   bench/run.sh [--quick] [--strategies auto,fibers,...] [--cucpu PATH] [--timeout SECONDS]
 #                [--only NAME,...] [--build-dir DIR]
