@@ -20,29 +20,37 @@ function(cucpu_nvcc_program target source output)
   add_custom_target(${target} ALL DEPENDS ${output})
 endfunction()
 
-# cucpu_gpu_compared_tests(PREFIX [COMPARATOR CMD...]): every NAME.cu in the current source
-# folder is built with `nvcc -cudart shared -arch=sm_90` and run under cucpu as the test
-# PREFIX.NAME, which passes when the program exits 0 and its stdout equals expected/NAME.out
-# byte for byte: the output a real GPU printed (tests/e2e/take-expected-on-gpu.sh). With
-# COMPARATOR, `CMD EXPECTED ACTUAL` decides instead (tests/isa/compare.py).
+# cucpu_gpu_compared_tests(PREFIX [EXPECTED_DIR DIR] [PROPERTIES PROP VALUE...] [COMPARATOR CMD...]):
+# every NAME.cu in the current source folder is built with `nvcc -cudart shared -arch=sm_90`
+# and run under cucpu as the test PREFIX.NAME, which passes when the program exits 0 and its
+# stdout equals DIR/NAME.out (DIR: expected/ beside the sources) byte for byte: the output a
+# real GPU printed (tests/e2e/take-expected-on-gpu.sh). With COMPARATOR, `CMD EXPECTED ACTUAL`
+# decides instead (tests/isa/compare.py). PROPERTIES are set on every test (DISABLED, LABELS).
 function(cucpu_gpu_compared_tests prefix)
-  cmake_parse_arguments(arg "" "" "COMPARATOR" ${ARGN})
+  cmake_parse_arguments(arg "" "EXPECTED_DIR" "COMPARATOR;PROPERTIES" ${ARGN})
   set(compare_with)
   if(arg_COMPARATOR)
     string(JOIN " " comparator ${arg_COMPARATOR})
     set(compare_with --comparator "${comparator}")
+  endif()
+  set(expected_dir ${CMAKE_CURRENT_SOURCE_DIR}/expected)
+  if(arg_EXPECTED_DIR)
+    set(expected_dir ${arg_EXPECTED_DIR})
   endif()
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cu)
   foreach(source ${sources})
     get_filename_component(name ${source} NAME_WE)
     cucpu_nvcc_program(${prefix}_${name} ${source} ${CMAKE_CURRENT_BINARY_DIR}/${name} -cudart shared -arch=sm_90)
     # A new program is built but not yet a test until its GPU output has been taken.
-    if(NOT EXISTS ${CMAKE_CURRENT_SOURCE_DIR}/expected/${name}.out)
-      message(STATUS "${prefix}.${name}: no expected/${name}.out from a GPU yet, not a test")
+    if(NOT EXISTS ${expected_dir}/${name}.out)
+      message(STATUS "${prefix}.${name}: no ${name}.out from a GPU in ${expected_dir} yet, not a test")
       continue()
     endif()
     add_test(NAME ${prefix}.${name}
              COMMAND ${PROJECT_SOURCE_DIR}/tests/e2e/run_and_compare.sh ${compare_with} $<TARGET_FILE:cucpu>
-                     ${CMAKE_CURRENT_SOURCE_DIR}/expected/${name}.out ${CMAKE_CURRENT_BINARY_DIR}/${name})
+                     ${expected_dir}/${name}.out ${CMAKE_CURRENT_BINARY_DIR}/${name})
+    if(arg_PROPERTIES)
+      set_tests_properties(${prefix}.${name} PROPERTIES ${arg_PROPERTIES})
+    endif()
   endforeach()
 endfunction()

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# take-expected-on-gpu.sh OUTDIR [NAME...]: builds every end-to-end test and example (or only
+# take-expected-on-gpu.sh OUTDIR [NAME...]: builds every end-to-end test (lockstep/ too) and example (or only
 # the programs NAME...) with nvcc
 # exactly as the test harness does and runs it on the GPU of this machine, writing
 # OUTDIR/<name>.out (stdout) and <name>.rc (exit code), plus the data dumps of
@@ -37,7 +37,7 @@ for src in "$root"/examples/*.cu; do
     name=$(basename "$src" .cu)
     build_and_run "$src" "$name" $(sed -n 's|^// NVCC-FLAGS: ||p' "$src" | head -1) -cudart shared
 done
-for src in "$here"/*.cu "$root"/tests/isa/*.cu; do
+for src in "$here"/*.cu "$here"/lockstep/*.cu "$root"/tests/isa/*.cu; do
     [[ -f "$src" ]] || continue
     name=$(basename "$src" .cu)
     build_and_run "$src" "$name" -cudart shared -arch=sm_90 $(sed -n 's|^// NVCC-FLAGS: ||p' "$src" | head -1)
