@@ -1,7 +1,7 @@
 // compile_module: the JIT pipeline as a script. ptx::Module -> LLVM IR
-// (translate_module) -> host-optimized IR (optimize_module) -> native code in ORC
-// (load_into_orc). Every step returns an error rather than running code it cannot
-// translate faithfully.
+// (translate_module) -> host-optimized IR (optimize_module) -> an object file
+// (emit_object) -> native code in ORC (load_into_orc). Every step returns an error
+// rather than running code it cannot translate faithfully.
 #include "jit/compile.h"
 
 #include <llvm/Support/raw_ostream.h>
@@ -38,8 +38,11 @@ Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module
   // Show the IR if asked.
   if (options.dump_ir) std::cerr << print(*translated->module);
   if (log::enabled(log::Category::Jit)) log::write(log::Category::Jit, print(*translated->module));
-  // Generate native code and look up kernels and variables.
-  return load_into_orc(std::move(*translated), std::move(context), std::move(*target), options.runtime);
+  // Generate native code.
+  auto object = emit_object(*translated->module, *target);
+  if (!object) return object.error();
+  // Load the code and look up kernels and variables.
+  return load_into_orc(std::move(translated->facts), std::move(*object), std::move(*target), options.runtime);
 }
 
 Result<std::string> translate_to_llvm_ir(const ptx::Module& module) {

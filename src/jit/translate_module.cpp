@@ -226,7 +226,7 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
   m.module = out.module.get();
   m.shared = &shared;
 
-  if (auto r = create_variables(m, out.globals); !r) return r.error();
+  if (auto r = create_variables(m, out.facts.globals); !r) return r.error();
   declare_functions(m);
   find_address_taken_functions(m);
   m.func_exits = find_exit_in_func(ptx);
@@ -268,11 +268,11 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
     } else if (d.maxntid[0] != 0) {
       info.max_threads_per_block = product(d.maxntid);
     }
-    out.kernels.push_back(std::move(info));
+    out.facts.kernels.push_back(std::move(info));
   }
 
   // A kernel waits for other threads when anything it reaches does.
-  for (KernelInfo& k : out.kernels) {
+  for (KernelInfo& k : out.facts.kernels) {
     std::set<const ptx::Function*> seen;
     std::vector<const ptx::Function*> work{m.ptx_functions.at(k.name)};
     while (!work.empty() && !k.uses_barriers) {

@@ -11,6 +11,7 @@
 
 #include "jit/compile.h"
 #include "jit/function_lowering.h"
+#include "jit/module_facts.h"
 #include "ptx/module.h"
 #include "support/result.h"
 
@@ -18,8 +19,7 @@ namespace cucpu::jit {
 
 struct TranslatedModule {
   std::unique_ptr<llvm::Module> module;
-  std::vector<KernelInfo> kernels;  // entry still null
-  std::vector<GlobalInfo> globals;  // address still null
+  ModuleFacts facts;
 };
 
 Result<TranslatedModule> translate_module(const ptx::Module& module, llvm::LLVMContext& context);
