@@ -3,7 +3,8 @@
 # PROGRAM under `cucpu run` with CUCPU_DEBUG=jit and a fresh, empty cache directory
 # (CUCPU_CACHE_DIR), twice: the first run must compile and store every module, the second
 # must load every module from the cache and translate nothing (no LLVM IR in its log), and
-# both must print the same and exit 0. A third run with CUCPU_CACHE=0 must write nothing.
+# both must print the same and exit 0. A run with CUCPU_CACHE=0 must write nothing, and
+# three runs at once on another empty cache must all succeed and leave whole entries only.
 set -u
 cucpu=$1
 shift
@@ -42,5 +43,16 @@ mkdir "$work/off"
 run off CUCPU_CACHE=0 CUCPU_CACHE_DIR="$work/off"
 [[ -z $(ls -A "$work/off") ]] || fail "CUCPU_CACHE=0 wrote to the cache directory"
 cmp -s "$work/cold.out" "$work/off.out" || fail "the run without cache printed different output"
+for i in 1 2 3; do
+    run "racing$i" CUCPU_CACHE_DIR="$work/raced" &
+done
+wait
+for i in 1 2 3; do
+    cmp -s "$work/cold.out" "$work/racing$i.out" || fail "racing run $i printed different output"
+done
+[[ $(ls -A "$work/raced" | wc -l) -eq $(ls -A "$work/cache" | wc -l) ]] || fail "racing runs left other files than the entries"
+run after_race CUCPU_CACHE_DIR="$work/raced"
+[[ $(count "disk cache hit" "$work/after_race.log") -eq $misses ]] || fail "the entries racing runs stored do not all load"
+
 echo "PASS: $misses module(s) compiled and stored, then loaded from the cache"
 grep -h "disk cache" "$work/cold.log" "$work/warm.log"
