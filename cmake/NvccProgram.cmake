@@ -54,3 +54,14 @@ function(cucpu_gpu_compared_tests prefix)
     endif()
   endforeach()
 endfunction()
+
+# cucpu_tests_use_build_cache(): the tests defined so far in the current folder keep the
+# JIT's disk cache in the build tree (CUCPU_CACHE_DIR), not in the user's home: a test run
+# then neither fills ~/.cache/cucpu nor depends on what is in it. Call it at the end of
+# each folder whose tests run programs under cucpu.
+function(cucpu_tests_use_build_cache)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  if(tests)
+    set_property(TEST ${tests} APPEND PROPERTY ENVIRONMENT CUCPU_CACHE_DIR=${PROJECT_BINARY_DIR}/test-jit-cache)
+  endif()
+endfunction()

@@ -16,6 +16,7 @@
 #include "exec/grid.h"
 #include "fatbin/cubin_info.h"
 #include "fatbin/fatbin.h"
+#include "jit/cache_settings.h"
 #include "ptx/link.h"
 #include "ptx/parse.h"
 #include "support/log.h"
@@ -67,11 +68,13 @@ Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto parsed = std::chrono::steady_clock::now();
   jit::CompileOptions options;
   options.runtime = exec::GridExecutor::runtime_symbols();
+  options.cache = jit::process_disk_cache();
+  options.ptx_texts.assign(texts->begin(), texts->end());
   provide_device_model_queries();  // for the device runtime's driver entry points
   auto compiled = jit::compile_module(*module, options);
   auto done = std::chrono::steady_clock::now();
   using ms = std::chrono::duration<double, std::milli>;
-  log::debug(log::Category::Jit, "module {}: {} bytes of PTX in {} unit(s), parse {:.1f} ms, compile {:.1f} ms",
+  log::debug(log::Category::Jit, "module {}: {} bytes of PTX in {} unit(s), parse {:.1f} ms, compile or load {:.1f} ms",
              wrapper_, ptx_bytes, texts->size(), ms(parsed - started).count(), ms(done - parsed).count());
   return compiled;
 }

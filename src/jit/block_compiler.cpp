@@ -19,7 +19,8 @@
 namespace cucpu::jit {
 
 OrcBlockCompiler::OrcBlockCompiler(llvm::orc::LLJIT& jit, std::shared_ptr<const ptx::Module> ptx,
-                                   const ptx::Function& kernel, FunctionAccess access, std::vector<ParamSlot> params)
+                                   const ptx::Function& kernel, std::optional<FunctionAccess> access,
+                                   std::vector<ParamSlot> params)
     : jit_(jit), ptx_(std::move(ptx)), kernel_(kernel), access_(std::move(access)), params_(std::move(params)) {}
 
 Result<CompiledBlockCode> OrcBlockCompiler::block_function(uint32_t x, uint32_t y, uint32_t z) const {
@@ -32,6 +33,17 @@ Result<CompiledBlockCode> OrcBlockCompiler::block_function(uint32_t x, uint32_t 
 
 Result<CompiledBlockCode> OrcBlockCompiler::make(const BlockShape& shape) const {
   const auto started = std::chrono::steady_clock::now();
+  if (!access_) {
+    // The module came from the disk cache, untranslated: translate it (once) for the
+    // register accesses its lowerings make.
+    llvm::LLVMContext scratch;
+    auto translated = translate_module(*ptx_, scratch);
+    if (!translated) return translated.error();
+    auto found = translated->kernel_access.find(kernel_.name);
+    if (found == translated->kernel_access.end())
+      return make_error(ErrorCode::Unknown, fmt::format("kernel {} has no register accesses", kernel_.name));
+    access_ = std::move(found->second);
+  }
   const std::string name = fmt::format("{}.block.{}x{}x{}", kernel_.name, shape.x, shape.y, shape.z);
   auto context = std::make_unique<llvm::LLVMContext>();
   auto module = std::make_unique<llvm::Module>(name, *context);
@@ -43,7 +55,7 @@ Result<CompiledBlockCode> OrcBlockCompiler::make(const BlockShape& shape) const 
   m.shared = &shared;
   if (auto r = declare_module(m); !r) return r.error();
   CompiledBlockCode code;
-  if (auto r = translate_block_function(m, kernel_, access_, params_, shape, name, code); !r) return r.error();
+  if (auto r = translate_block_function(m, kernel_, *access_, params_, shape, name, code); !r) return r.error();
   std::string problems;
   llvm::raw_string_ostream os(problems);
   if (llvm::verifyModule(*module, &os))

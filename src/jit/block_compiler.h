@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 #include "jit/compile.h"
@@ -16,9 +17,10 @@ namespace cucpu::jit {
 
 class OrcBlockCompiler final : public BlockCompiler {
  public:
-  // `jit` holds the kernel's module; `ptx` stays alive with this compiler.
+  // `jit` holds the kernel's module; `ptx` stays alive with this compiler. Without
+  // `access`, the kernel's register accesses are found when first needed.
   OrcBlockCompiler(llvm::orc::LLJIT& jit, std::shared_ptr<const ptx::Module> ptx, const ptx::Function& kernel,
-                   FunctionAccess access, std::vector<ParamSlot> params);
+                   std::optional<FunctionAccess> access, std::vector<ParamSlot> params);
 
   Result<CompiledBlockCode> block_function(uint32_t x, uint32_t y, uint32_t z) const override;
 
@@ -28,7 +30,7 @@ class OrcBlockCompiler final : public BlockCompiler {
   llvm::orc::LLJIT& jit_;
   std::shared_ptr<const ptx::Module> ptx_;
   const ptx::Function& kernel_;
-  FunctionAccess access_;
+  mutable std::optional<FunctionAccess> access_;
   std::vector<ParamSlot> params_;
   mutable std::mutex mutex_;
   mutable std::map<std::tuple<uint32_t, uint32_t, uint32_t>, Result<CompiledBlockCode>> made_;

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "jit/kernel_abi.h"
@@ -76,10 +77,18 @@ class CompiledModule {
   virtual std::vector<std::string> kernel_names() const = 0;
 };
 
+class DiskCache;
+
 struct CompileOptions {
   RuntimeSymbols runtime;   // the executor's runtime functions (kernel_abi.h)
   int optimization = 2;     // 0..3, the LLVM pipeline level
-  bool dump_ir = false;     // print the LLVM IR to stderr (CUCPU_DEBUG=jit also logs it)
+  bool dump_ir = false;     // print the LLVM IR to stderr (CUCPU_DEBUG=jit also logs it); skips cache hits
+  // Where compiled code is kept between runs (disk_cache.h; cache_settings.h has the
+  // process's), and the PTX texts the module was parsed and linked from, in order, which
+  // name its entry. A hit skips translation, optimization and code generation; without a
+  // cache or texts the module is compiled and nothing is stored.
+  DiskCache* cache = nullptr;
+  std::vector<std::string_view> ptx_texts;
 };
 
 // Compiles every function of the module. Unsupported instructions are reported as

@@ -1,5 +1,7 @@
-// Loads an optimized module into an ORC LLJIT for the host and looks up what the
-// executor needs: each kernel's entry point and each module variable's address.
+// Loads a module's object code into an ORC LLJIT for the host and looks up what the
+// executor needs: each kernel's entry point and each module variable's address. The
+// object is emit_object's, just generated or read back from the disk cache: the same
+// loading either way.
 // Symbols outside the module resolve to the executor's runtime functions
 // (CompileOptions::runtime), cucpu's own helpers (rounding_helpers.cpp), and then the
 // process (libm functions the transcendental lowerings call, compiler-rt builtins).
@@ -7,12 +9,12 @@
 #include <llvm/ExecutionEngine/Orc/Core.h>
 #include <llvm/ExecutionEngine/Orc/ExecutionUtils.h>
 #include <llvm/ExecutionEngine/Orc/LLJIT.h>
-#include <llvm/ExecutionEngine/Orc/ThreadSafeModule.h>
 
 #include <map>
 #include <mutex>
 
 #include "jit/block_compiler.h"
+#include "jit/function_lowering.h"
 #include "jit/orc_module.h"
 #include "support/log.h"
 
@@ -57,11 +59,11 @@ Error jit_error(llvm::Error error) {
 
 }  // namespace
 
-Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translated,
-                                                      std::unique_ptr<llvm::LLVMContext> context,
+Result<std::unique_ptr<CompiledModule>> load_into_orc(ModuleFacts facts, std::unique_ptr<llvm::MemoryBuffer> object,
                                                       llvm::orc::JITTargetMachineBuilder target,
                                                       const RuntimeSymbols& runtime,
-                                                      std::shared_ptr<const ptx::Module> ptx) {
+                                                      std::shared_ptr<const ptx::Module> ptx,
+                                                      std::map<std::string, FunctionAccess> kernel_access) {
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(target)).create();
   if (!jit) return jit_error(jit.takeError());
   auto result = std::make_unique<OrcModule>();
@@ -92,21 +94,20 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
   if (!process) return jit_error(process.takeError());
   library.addGenerator(std::move(*process));
 
-  if (auto error = lljit.addIRModule(llvm::orc::ThreadSafeModule(std::move(translated.module), std::move(context)))) {
-    return jit_error(std::move(error));
-  }
-  for (KernelInfo& kernel : translated.kernels) {
+  if (auto error = lljit.addObjectFile(std::move(object))) return jit_error(std::move(error));
+  for (KernelInfo& kernel : facts.kernels) {
     auto address = lljit.lookup(kernel.name);
     if (!address) return jit_error(address.takeError());
     kernel.entry = address->toPtr<KernelEntry>();
-    auto access = translated.kernel_access.find(kernel.name);
     const ptx::Function* body = nullptr;
     if (ptx != nullptr)
       for (const ptx::Function& f : ptx->functions)
         if (f.is_entry && !f.is_extern && f.name == kernel.name) body = &f;
-    if (access != translated.kernel_access.end() && body != nullptr) {
+    if (kernel.compiled_obstacle.empty() && body != nullptr) {
+      std::optional<FunctionAccess> access;
+      if (auto it = kernel_access.find(kernel.name); it != kernel_access.end()) access = std::move(it->second);
       result->block_compilers.push_back(
-          std::make_unique<OrcBlockCompiler>(lljit, ptx, *body, std::move(access->second), kernel.params));
+          std::make_unique<OrcBlockCompiler>(lljit, ptx, *body, std::move(access), kernel.params));
       kernel.block_compiler = result->block_compilers.back().get();
     }
     log::debug(log::Category::Jit, "kernel {}: {}", kernel.name,
@@ -117,7 +118,7 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(TranslatedModule translate
     std::lock_guard guard(kernels_by_entry_mutex);
     for (const auto& [name, info] : result->kernels) kernels_by_entry[reinterpret_cast<const void*>(info.entry)] = &info;
   }
-  for (GlobalInfo& global : translated.globals) {
+  for (GlobalInfo& global : facts.globals) {
     auto address = lljit.lookup(global.name);
     if (!address) return jit_error(address.takeError());
     global.address = address->toPtr<void*>();

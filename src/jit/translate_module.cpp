@@ -241,7 +241,7 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
   m.module = out.module.get();
   m.shared = &shared;
 
-  if (auto r = create_variables(m, out.globals, false); !r) return r.error();
+  if (auto r = create_variables(m, out.facts.globals, false); !r) return r.error();
   declare_functions(m);
   find_address_taken_functions(m);
   m.func_exits = find_exit_in_func(ptx);
@@ -283,11 +283,11 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
     } else if (d.maxntid[0] != 0) {
       info.max_threads_per_block = product(d.maxntid);
     }
-    out.kernels.push_back(std::move(info));
+    out.facts.kernels.push_back(std::move(info));
   }
 
   // A kernel waits for other threads when anything it reaches does.
-  for (KernelInfo& k : out.kernels) {
+  for (KernelInfo& k : out.facts.kernels) {
     std::set<const ptx::Function*> seen;
     std::vector<const ptx::Function*> work{m.ptx_functions.at(k.name)};
     while (!work.empty() && !k.uses_barriers) {
@@ -302,7 +302,6 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
     k.compiled_obstacle = compiled_strategy_obstacle(m, kernel, facts);
     if (k.compiled_obstacle.empty()) out.kernel_access[k.name] = facts[&kernel].access;
   }
-  out.func_exits = m.func_exits;
 
   std::string problems;
   llvm::raw_string_ostream os(problems);

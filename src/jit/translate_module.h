@@ -12,6 +12,7 @@
 
 #include "jit/compile.h"
 #include "jit/function_lowering.h"
+#include "jit/module_facts.h"
 #include "ptx/module.h"
 #include "support/result.h"
 
@@ -19,12 +20,10 @@ namespace cucpu::jit {
 
 struct TranslatedModule {
   std::unique_ptr<llvm::Module> module;
-  std::vector<KernelInfo> kernels;  // entry still null
-  std::vector<GlobalInfo> globals;  // address still null
+  ModuleFacts facts;
   // For the kernels the compiled block strategy can run: the registers each statement of
   // the kernel accesses (FunctionFacts::access), which its block functions are made from.
   std::map<std::string, FunctionAccess> kernel_access;
-  bool func_exits = false;  // ModuleLowering::func_exits
 };
 
 // Declares, in m.module, what translate_module defines (variables, functions) and finds
