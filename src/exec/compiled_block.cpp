@@ -37,6 +37,16 @@ extern "C" void __cucpu_compiled_unsupported(jit::CompiledBlockFrame* frame, uin
   block_of(frame).unsupported(warp, what);
 }
 
+extern "C" uint32_t __cucpu_compiled_collective(jit::CompiledBlockFrame* frame, uint32_t warp,
+                                                jit::CompiledCollective* call) {
+  return block_of(frame).collective(warp, *call);
+}
+
+extern "C" void __cucpu_compiled_collective_results(jit::CompiledBlockFrame* frame, uint32_t warp, uint32_t lanes,
+                                                    uint64_t* results) {
+  block_of(frame).collective_results(warp, lanes, results);
+}
+
 extern "C" void __cucpu_warp_combine(uint32_t collective, uint32_t operation, uint32_t members, const uint64_t* values,
                                      const uint64_t* arguments, uint64_t* results) {
   WarpOffer offers[kWarpSize];
@@ -118,6 +128,14 @@ Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBloc
     state.park_count = 0;
     state.runs[0] = jit::CompiledRun{0, state.live, 0, 0};
   }
+  if (meetings_.size() < warp_count) meetings_.resize(warp_count);
+  for (WarpMeeting& m : meetings_) {
+    if (!m.used) continue;
+    m.rendezvous.reset();
+    m.done = 0;
+    m.exits_known = 0;
+    m.used = false;
+  }
   lane_execution_.linear_tid = 0;
   running_kernel_thread = {&lane_execution_, stack_low_, stack_high_, reinterpret_cast<uintptr_t>(local_.get()),
                            reinterpret_cast<uintptr_t>(local_.get()) + local_bytes};
@@ -171,6 +189,61 @@ void CompiledBlock::unsupported(uint32_t warp_index, const char* what) {
   abandon_thread(lane_execution_);
 }
 
+CompiledBlock::WarpMeeting& CompiledBlock::meeting(uint32_t warp_index) {
+  WarpMeeting& m = meetings_[warp_index];
+  m.used = true;
+  return m;
+}
+
+void CompiledBlock::report_exits(uint32_t warp_index) {
+  WarpMeeting& m = meeting(warp_index);
+  const uint32_t threads = setup_->thread_count();
+  const uint32_t lanes = std::min(kWarpSize, threads - warp_index * kWarpSize);
+  const uint32_t all = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
+  const uint32_t exited = all & ~warp(warp_index).live & ~m.exits_known;
+  for (uint32_t bits = exited; bits != 0; bits &= bits - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
+    m.exits_known |= 1u << lane;
+    uint64_t results[kWarpSize];
+    uint32_t released = 0;
+    while (m.rendezvous.complete_without_exited(lane, results, released)) {
+      for (uint32_t r = released; r != 0; r &= r - 1) m.results[__builtin_ctz(r)] = results[__builtin_ctz(r)];
+      m.done |= released;
+    }
+  }
+}
+
+uint32_t CompiledBlock::collective(uint32_t warp_index, jit::CompiledCollective& call) {
+  report_exits(warp_index);
+  WarpMeeting& m = meeting(warp_index);
+  const WarpCollective kind = warp_collective_of(static_cast<jit::WarpCombineKind>(call.kind), call.operation);
+  for (uint32_t bits = call.active; bits != 0; bits &= bits - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
+    uint64_t results[kWarpSize];
+    uint32_t released = 0;
+    const WarpOffer offer{call.values[lane], call.arguments[lane]};
+    if (!m.rendezvous.arrive(lane, call.membermasks[lane], kind, offer, results, released)) continue;
+    const uint32_t members = released | 1u << lane;
+    for (uint32_t r = members; r != 0; r &= r - 1) m.results[__builtin_ctz(r)] = results[__builtin_ctz(r)];
+    m.done |= members;
+  }
+  const uint32_t completed = call.active & m.done;
+  for (uint32_t bits = completed; bits != 0; bits &= bits - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
+    call.results[lane] = m.results[lane];
+  }
+  m.done &= ~completed;
+  return completed;
+}
+
+void CompiledBlock::collective_results(uint32_t warp_index, uint32_t lanes, uint64_t* results) {
+  WarpMeeting& m = meeting(warp_index);
+  for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
+    results[lane] = m.results[lane];
+  }
+}
+
 uint32_t CompiledBlock::settle() {
   const uint32_t threads = setup_->thread_count();
   const uint32_t warp_count = frame_.warp_count;
@@ -182,13 +255,23 @@ uint32_t CompiledBlock::settle() {
     for (uint32_t lane = 0; lane < kWarpSize && w * kWarpSize + lane < threads; ++lane)
       if (!(live >> lane & 1)) barriers_.thread_exited(w * kWarpSize + lane, released);
   }
-  // Then every parked lane arrives, in warp and lane order.
+  // Then every lane parked at a barrier arrives, in warp and lane order. Lanes that
+  // yielded go on; lanes at a collective go on once it completed (exits can complete it).
   std::vector<uint8_t> goes_on(threads, 0);
   const uint32_t warp_threads = (threads + kWarpSize - 1) / kWarpSize * kWarpSize;
   for (uint32_t w = 0; w < warp_count; ++w) {
     jit::CompiledWarp& state = warp(w);
+    bool collective_parks = false;
+    for (uint32_t k = 0; k < state.park_count; ++k) collective_parks |= state.parks[k].kind == jit::ParkKind::Collective;
+    if (collective_parks) report_exits(w);
     for (uint32_t k = 0; k < state.park_count; ++k) {
       const jit::CompiledPark& park = state.parks[k];
+      if (park.kind == jit::ParkKind::Yield || park.kind == jit::ParkKind::Collective) {
+        const uint32_t lanes = park.kind == jit::ParkKind::Yield ? park.mask : park.mask & meetings_[w].done;
+        for (uint32_t bits = lanes; bits != 0; bits &= bits - 1) goes_on[w * kWarpSize + __builtin_ctz(bits)] = 1;
+        if (park.kind == jit::ParkKind::Collective) meetings_[w].done &= ~lanes;
+        continue;
+      }
       for (uint32_t bits = park.mask; bits != 0; bits &= bits - 1) {
         const uint32_t tid = w * kWarpSize + static_cast<uint32_t>(__builtin_ctz(bits));
         // The checks the fiber strategy makes: a bad barrier is an error, and the thread goes on.
@@ -204,7 +287,7 @@ uint32_t CompiledBlock::settle() {
           continue;
         }
         const bool predicate = park.predicates >> (tid % kWarpSize) & 1;
-        const BarrierArrival kind = park.reduction ? BarrierArrival::Reduce : BarrierArrival::Sync;
+        const BarrierArrival kind = park.kind == jit::ParkKind::Reduce ? BarrierArrival::Reduce : BarrierArrival::Sync;
         if (barriers_.arrive(park.barrier, tid, park.thread_count, released, kind, predicate)) goes_on[tid] = 1;
       }
     }
@@ -215,6 +298,7 @@ uint32_t CompiledBlock::settle() {
   for (uint32_t w = 0; w < warp_count; ++w) {
     jit::CompiledWarp& state = warp(w);
     any_live |= state.live != 0;
+    any_run |= state.run_count != 0;
     uint32_t kept = 0;
     for (uint32_t k = 0; k < state.park_count; ++k) {
       jit::CompiledPark park = state.parks[k];
@@ -238,14 +322,20 @@ uint32_t CompiledBlock::settle() {
   return 1;
 }
 
+// As the fiber strategy says it (fiber_scheduler.cpp describe_stall).
 std::string CompiledBlock::describe_stall(const BlockBarriers& barriers) const {
   uint32_t live_threads = 0;
-  for (uint32_t w = 0; w < frame_.warp_count; ++w)
-    live_threads += static_cast<uint32_t>(
-        __builtin_popcount(reinterpret_cast<const jit::CompiledWarp*>(warps_.get() + std::size_t{w} * frame_.warp_stride)->live));
+  std::string waits = barriers.describe_waiting();
+  for (uint32_t w = 0; w < frame_.warp_count; ++w) {
+    const auto* state = reinterpret_cast<const jit::CompiledWarp*>(warps_.get() + std::size_t{w} * frame_.warp_stride);
+    live_threads += static_cast<uint32_t>(__builtin_popcount(state->live));
+    if (w >= meetings_.size() || !meetings_[w].used || !meetings_[w].rendezvous.has_waiting()) continue;
+    if (!waits.empty()) waits += "; ";
+    waits += fmt::format("warp {}: {}", w, meetings_[w].rendezvous.describe_waiting());
+  }
   const uint32_t threads = setup_->thread_count();
-  return fmt::format("{} cannot finish: {} ({} of {} threads exited)", describe_block(setup_->block_index),
-                     barriers.describe_waiting(), threads - live_threads, threads);
+  return fmt::format("{} cannot finish: {} ({} of {} threads exited)", describe_block(setup_->block_index), waits,
+                     threads - live_threads, threads);
 }
 
 jit::RuntimeSymbols compiled_block_symbols() {
@@ -254,6 +344,8 @@ jit::RuntimeSymbols compiled_block_symbols() {
       {jit::kCompiledEnterLane, reinterpret_cast<void*>(&__cucpu_compiled_enter_lane)},
       {jit::kCompiledUnsupported, reinterpret_cast<void*>(&__cucpu_compiled_unsupported)},
       {jit::kWarpCombine, reinterpret_cast<void*>(&__cucpu_warp_combine)},
+      {jit::kCompiledCollective, reinterpret_cast<void*>(&__cucpu_compiled_collective)},
+      {jit::kCompiledCollectiveResults, reinterpret_cast<void*>(&__cucpu_compiled_collective_results)},
   };
 }
 

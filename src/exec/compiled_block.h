@@ -11,6 +11,7 @@
 
 #include "exec/barrier.h"
 #include "exec/block_execution.h"
+#include "exec/warp_rendezvous.h"
 
 namespace cucpu::exec {
 
@@ -29,8 +30,11 @@ class CompiledBlock final : public BlockExecution {
                            WarpOffer offer) override;
   [[noreturn]] void abandon_thread(ThreadExecution& self) override;
 
-  // __cucpu_compiled_settle, __cucpu_compiled_enter_lane, __cucpu_compiled_unsupported.
+  // __cucpu_compiled_settle, __cucpu_compiled_enter_lane, __cucpu_compiled_unsupported,
+  // __cucpu_compiled_collective, __cucpu_compiled_collective_results.
   uint32_t settle();
+  uint32_t collective(uint32_t warp, jit::CompiledCollective& call);
+  void collective_results(uint32_t warp, uint32_t lanes, uint64_t* results);
   void enter_lane(uint32_t warp, uint32_t lane);
   [[noreturn]] void unsupported(uint32_t warp, const char* what);
 
@@ -39,6 +43,19 @@ class CompiledBlock final : public BlockExecution {
     return *reinterpret_cast<jit::CompiledWarp*>(warps_.get() + std::size_t{index} * frame_.warp_stride);
   }
   std::string describe_stall(const BlockBarriers& barriers) const;
+  // A warp's lanes that exited since its rendezvous last heard: no collective waits for them.
+  void report_exits(uint32_t warp);
+
+  // What the warp collectives of one warp need that outlasts one call: the lanes' meeting
+  // point, and the results of lanes whose collective completed while they were parked.
+  struct WarpMeeting {
+    WarpRendezvous rendezvous;
+    uint64_t results[kWarpSize] = {};
+    uint32_t done = 0;           // lanes whose collective completed: results[] holds theirs
+    uint32_t exits_known = 0;    // lanes the rendezvous knows have exited
+    bool used = false;           // since the block started
+  };
+  WarpMeeting& meeting(uint32_t warp);
 
   uintptr_t stack_low_;
   uintptr_t stack_high_;
@@ -57,6 +74,7 @@ class CompiledBlock final : public BlockExecution {
   std::unique_ptr<uint8_t, AlignedFree> registers_;
   std::size_t registers_bytes_ = 0;
   BlockBarriers barriers_;
+  std::vector<WarpMeeting> meetings_;
   std::jmp_buf abandon_point_;
 };
 

@@ -178,6 +178,28 @@ void combine_nothing(uint32_t members, const WarpOffer (&)[kWarpSize], uint64_t 
   for_each_lane(members, [&](uint32_t lane) { results[lane] = 0; });
 }
 
+WarpCollective warp_collective_of(jit::WarpCombineKind kind, uint32_t operation) {
+  auto named = [](WarpCollective collective) {
+    if (collective.name == nullptr) collective.name = "a warp collective";
+    return collective;
+  };
+  switch (kind) {
+    case jit::WarpCombineKind::Shuffle:
+      return named({shuffle_name(operation), combine_shuffle, operation});
+    case jit::WarpCombineKind::Vote:
+      return named({vote_name(operation), combine_vote, operation});
+    case jit::WarpCombineKind::Match:
+      return named({match_name(operation), combine_match, operation});
+    case jit::WarpCombineKind::Elect:
+      return {"elect.sync", combine_elect, 0};
+    case jit::WarpCombineKind::Redux:
+      return {"redux.sync", combine_redux, operation};
+    case jit::WarpCombineKind::Nothing:
+      break;
+  }
+  return {"bar.warp.sync", combine_nothing, 0};
+}
+
 extern "C" uint64_t __cucpu_shfl_sync(jit::ThreadContext* context, uint32_t mode, uint32_t a, uint32_t b, uint32_t c,
                                       uint32_t membermask) {
   return meet(context, shuffle_name(mode), combine_shuffle, mode, membermask, WarpOffer{a, b | (uint64_t{c} << 32)});

@@ -31,6 +31,10 @@ void combine_redux(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint6
 void combine_nothing(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint64_t (&results)[kWarpSize],
                      uint32_t operation);
 
+// The collective the compiled block strategy names by kind and operation (kernel_abi.h),
+// as the fiber strategy's runtime functions name it: lanes of either meet alike.
+WarpCollective warp_collective_of(jit::WarpCombineKind kind, uint32_t operation);
+
 // __cucpu_shfl_sync, __cucpu_vote_sync, ... by their kernel_abi.h names.
 jit::RuntimeSymbols warp_collective_symbols();
 

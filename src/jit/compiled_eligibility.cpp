@@ -1,10 +1,10 @@
 // compiled_strategy_obstacle: what keeps a kernel on fibers. The compiled block strategy
-// runs a warp's lanes in lockstep and parks them only at barriers, so it cannot run code
-// whose lanes must make progress on their own (spin loops waiting for another lane,
-// nanosleep, mbarrier and cluster waits, device-side synchronisation), nor waits inside
-// called functions (the callee runs one lane at a time). Other limits of this version:
-// bar.arrive, guarded barriers, tensor-core instructions (their lanes exchange fragments)
-// and alloca.
+// runs a warp's lanes in lockstep and parks them at barriers, collectives and the back-edges
+// of spin loops (yields, so that lanes waiting for others let them run), but it cannot park
+// lanes inside a called function (the callee runs one lane at a time), nor wait for other
+// blocks or grids (cluster barriers, device-side synchronisation). Other limits of this
+// version: nanosleep and mbarrier waits, bar.arrive, guarded barriers, tensor-core
+// instructions (their lanes exchange fragments) and alloca.
 #include <fmt/format.h>
 
 #include <set>
@@ -85,8 +85,6 @@ std::string compiled_strategy_obstacle(const ModuleLowering& m, const ptx::Funct
   if (!cfg.irreducible.empty()) return "irreducible control flow: " + cfg.irreducible;
   for (const CfgBlock& block : cfg.blocks)
     if (block.reachable && block.lost_edge) return fmt::format("a branch to no label (statement {})", block.first);
-  for (const ptx::Instruction* branch : spin_loop_branches(kernel))
-    return at_line(*branch, "a spin loop, whose lanes must make progress on their own");
   for (const ptx::Statement& s : kernel.body) {
     if (s.kind != ptx::Statement::Kind::Instruction) continue;
     if (std::string why = instruction_obstacle(m, s.instruction); !why.empty()) return why;

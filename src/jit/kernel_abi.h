@@ -88,14 +88,35 @@ struct CompiledRun {
   uint32_t vote_threads = 0;  // ... and how many there were
 };
 
-// Lanes that wait at a barrier.
+// Why parked lanes wait.
+enum class ParkKind : uint32_t {
+  Sync,        // bar.sync / barrier.sync
+  Reduce,      // bar.red (predicates holds the lanes that offered true)
+  Collective,  // a warp collective whose other members have not arrived yet
+  Yield,       // a spin loop's back-edge: the lanes go on next round, after the others ran
+};
+
+// Lanes that wait: at a barrier, a collective, or a yield.
 struct CompiledPark {
   uint32_t point = 0;         // where they resume
   uint32_t mask = 0;
   uint32_t barrier = 0;       // bar.sync/bar.red id
   uint32_t thread_count = 0;  // 0: every thread of the block
-  uint32_t reduction = 0;     // 1: bar.red (predicates holds the lanes that offered true)
+  ParkKind kind = ParkKind::Sync;
   uint32_t predicates = 0;
+};
+
+// One execution of a warp collective by the lanes `active`, for the general case
+// (__cucpu_compiled_collective): each lane's membermask and offer, and its result.
+struct CompiledCollective {
+  uint32_t kind = 0;  // WarpCombineKind
+  uint32_t operation = 0;
+  uint32_t active = 0;
+  uint32_t reserved = 0;
+  uint32_t membermasks[32];
+  uint64_t values[32];
+  uint64_t arguments[32];
+  uint64_t results[32];
 };
 
 // One warp's state between rounds.
@@ -144,11 +165,20 @@ struct CompiledBlockCode {
 //                                 const uint64_t* values, const uint64_t* arguments, uint64_t* results)
 //              one warp collective over 32 lanes' offers, as the fiber strategy combines them;
 //              collective: WarpCombineKind
+//   uint32_t __cucpu_compiled_collective(CompiledBlockFrame*, uint32_t warp, CompiledCollective*)
+//              the lanes meet the warp's other lanes at the warp rendezvous (exec/warp_rendezvous.h),
+//              as the fiber strategy's do; returns the active lanes whose collective completed
+//              (their results filled in); the others park until it does
+//   void     __cucpu_compiled_collective_results(CompiledBlockFrame*, uint32_t warp, uint32_t lanes,
+//                                                uint64_t* results)
+//              the results of parked lanes whose collective completed since
 enum class WarpCombineKind : uint32_t { Shuffle, Vote, Match, Elect, Nothing, Redux };
 constexpr const char* kCompiledSettle = "__cucpu_compiled_settle";
 constexpr const char* kCompiledEnterLane = "__cucpu_compiled_enter_lane";
 constexpr const char* kCompiledUnsupported = "__cucpu_compiled_unsupported";
 constexpr const char* kWarpCombine = "__cucpu_warp_combine";
+constexpr const char* kCompiledCollective = "__cucpu_compiled_collective";
+constexpr const char* kCompiledCollectiveResults = "__cucpu_compiled_collective_results";
 
 // Runtime functions generated code may call; the executor defines them and passes their
 // addresses by these names. Signatures (all take the calling thread's context first):

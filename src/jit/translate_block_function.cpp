@@ -27,6 +27,7 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <functional>
 #include <set>
 
 #include "jit/block_function.h"
@@ -37,6 +38,9 @@ namespace {
 
 constexpr uint32_t kLanes = 32;
 constexpr uint32_t kNone = 0xffffffffu;
+// How many passes over spin loops' back-edges a run makes before its lanes there yield to
+// the other warps (and to the warp's other lanes): a yield ends the run's turn this round.
+constexpr uint32_t kSpinsBetweenYields = 64;
 // The warps' states lie this far apart in CompiledBlockFrame::warps.
 constexpr uint32_t kWarpStride = (sizeof(CompiledWarp) + 63) / 64 * 64;
 
@@ -109,6 +113,11 @@ class BlockFunctionBuilder {
   void split(uint32_t taken, llvm::Value* taken_mask, uint32_t other, llvm::Value* other_mask);
   void exit_lanes(llvm::Value* mask);
   void emit_park(uint32_t b, const ptx::Instruction& inst);
+  void add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier = nullptr,
+                llvm::Value* count = nullptr, llvm::Value* predicates = nullptr);
+  void write_collective_results(const ptx::Instruction& inst, llvm::Value* results, llvm::Value* mask);
+  void emit_yield_check(uint32_t target, llvm::Value* taken_mask, const std::function<void()>& otherwise,
+                        const std::function<void()>& others_after_yield);
   void emit_collective(uint32_t b, const ptx::Instruction& inst);
   void emit_dispatch();
   void emit_stubs();
@@ -142,12 +151,21 @@ class BlockFunctionBuilder {
   llvm::AllocaInst* run_vote_true_ = nullptr;
   llvm::AllocaInst* run_vote_threads_ = nullptr;
   llvm::AllocaInst* lane_exits_ = nullptr;
+  llvm::AllocaInst* yield_budget_ = nullptr;  // back-edges of spin loops left before the run yields
   llvm::Value* regs_ = nullptr;  // the register file (noalias)
 
   std::vector<llvm::BasicBlock*> block_bb_;
   std::vector<uint8_t> candidate_;       // per block: may have queued lanes
-  std::vector<uint32_t> point_of_block_;  // resume point of a block, or kNone
-  std::vector<uint32_t> point_block_;     // block of each resume point (0: the entry)
+  // Where runs begin: the entry, the block after each park instruction (a barrier's or a
+  // collective's: `after` is it), and the targets of spin loops' back-edges (yields).
+  struct ResumePoint {
+    uint32_t block = 0;
+    const ptx::Instruction* after = nullptr;
+  };
+  std::vector<ResumePoint> points_;
+  std::vector<uint32_t> park_point_;   // per block ending in a park instruction: its resume point
+  std::vector<uint32_t> yield_point_;  // per yield target block: its resume point
+  std::set<const ptx::Instruction*> yield_branches_;  // spin loops' back-edges
   std::vector<uint32_t> reg_offset_;      // per register: offset in a warp's file, or kNone (unused)
   uint32_t register_stride_ = 0;          // bytes of one warp's file
   std::map<std::string, uint32_t> lane_frame_offset_;  // per-lane variables
@@ -620,6 +638,32 @@ void BlockFunctionBuilder::split(uint32_t taken, llvm::Value* taken_mask, uint32
   b_.CreateBr(dispatch_bb_);
 }
 
+// At a spin loop's back-edge to `target`: once the run's budget is spent, the lanes taking
+// it (`taken_mask`) park to go on next round and `others_after_yield` handles the rest;
+// otherwise `otherwise` branches as usual.
+void BlockFunctionBuilder::emit_yield_check(uint32_t target, llvm::Value* taken_mask,
+                                            const std::function<void()>& otherwise,
+                                            const std::function<void()>& others_after_yield) {
+  llvm::Value* left = b_.CreateSub(b_.CreateLoad(i32(), yield_budget_), c32(1));
+  b_.CreateStore(left, yield_budget_);
+  llvm::BasicBlock* yield = new_block("yield");
+  llvm::BasicBlock* no_yield = new_block("no.yield");
+  b_.CreateCondBr(b_.CreateICmpEQ(left, c32(0)), yield, no_yield,
+                  llvm::MDBuilder(fl_.ctx).createBranchWeights(1, kSpinsBetweenYields));
+  b_.SetInsertPoint(yield);
+  b_.CreateStore(c32(kSpinsBetweenYields), yield_budget_);
+  llvm::BasicBlock* park = new_block("yield.park");
+  llvm::BasicBlock* rest = new_block("yield.rest");
+  b_.CreateCondBr(b_.CreateICmpNE(taken_mask, c32(0)), park, rest);
+  b_.SetInsertPoint(park);
+  add_park(yield_point_[target], taken_mask, ParkKind::Yield);
+  b_.CreateBr(rest);
+  b_.SetInsertPoint(rest);
+  others_after_yield();
+  b_.SetInsertPoint(no_yield);
+  otherwise();
+}
+
 void BlockFunctionBuilder::exit_lanes(llvm::Value* mask) {
   llvm::Value* state = warp_state();
   llvm::Value* live = load32(state, offsetof(CompiledWarp, live));
@@ -656,9 +700,16 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
   const ptx::Instruction* last = a_.cfg.last_instruction(kernel_, b);
   if (b_.GetInsertBlock()->getTerminator() != nullptr) return;  // ended inside (trap)
   llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
+  const bool yields = last != nullptr && yield_branches_.count(last) != 0;
   switch (block.how) {
     case BlockEnd::FallThrough:
     case BlockEnd::Branch:
+      if (yields) {
+        emit_yield_check(
+            block.successors[0], mask, [&] { go_to(block.successors[0], mask); },
+            [&] { b_.CreateBr(dispatch_bb_); });
+        return;
+      }
       go_to(block.successors[0], mask);
       return;
     case BlockEnd::Exit:
@@ -683,6 +734,9 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
         if (exits) {
           exit_lanes(mask);
           b_.CreateBr(dispatch_bb_);
+        } else if (yields) {
+          emit_yield_check(
+              taken, mask, [&] { go_to(taken, mask); }, [&] { b_.CreateBr(dispatch_bb_); });
         } else {
           go_to(taken, mask);
         }
@@ -693,6 +747,17 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
       llvm::Value* bits = mask_bits(vector_read(guard, ptx::Type::Pred));
       llvm::Value* taken_mask = b_.CreateAnd(mask, bits);
       llvm::Value* other_mask = b_.CreateAnd(mask, b_.CreateNot(bits));
+      if (yields && !exits && taken != other) {
+        emit_yield_check(
+            taken, taken_mask, [&] { split(taken, taken_mask, other, other_mask); },
+            [&] {
+              llvm::BasicBlock* go_on = new_block("yield.others");
+              b_.CreateCondBr(b_.CreateICmpEQ(other_mask, c32(0)), dispatch_bb_, go_on);
+              b_.SetInsertPoint(go_on);
+              go_to(other, other_mask);
+            });
+        return;
+      }
       if (exits) {
         exit_lanes(taken_mask);
         llvm::BasicBlock* go_on = new_block("exit.others");
@@ -711,6 +776,21 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
     case BlockEnd::Switch: {
       fl_.current = last;
       const ptx::Operand& index = last->operands[0];
+      if (!(index.kind == ptx::Operand::Kind::Register && a_.shape[index.reg] == Shape::Varying)) {
+        // One index for all lanes: a jump table, as in the scalar translation.
+        llvm::BasicBlock* bad = new_block("brx.out_of_range");
+        llvm::SwitchInst* jump = b_.CreateSwitch(uniform_read(index, ptx::Type::U32), bad);
+        for (uint32_t t = 0; t < block.successors.size(); ++t) {
+          llvm::BasicBlock* to = new_block("brx.case");
+          jump->addCase(b_.getInt32(t), to);
+          b_.SetInsertPoint(to);
+          go_to(block.successors[t], mask);
+        }
+        b_.SetInsertPoint(bad);
+        b_.CreateCall(runtime(kTrap, b_.getVoidTy(), {fl_.ptr_type()}), {block_context_});
+        b_.CreateUnreachable();
+        return;
+      }
       llvm::Value* lanes = vector_read(index, ptx::Type::U32);
       llvm::Value* unclaimed = mask;
       std::vector<std::pair<uint32_t, llvm::Value*>> targets;
@@ -776,133 +856,95 @@ void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
   llvm::Value* predicates = reduction ? b_.CreateAnd(mask, mask_bits(vector_read(inst.operands.back(), ptx::Type::Pred)))
                                       : c32(0);
   llvm::Value* state = warp_state();
+  (void)state;
+  (void)resume;
+  add_park(park_point_[b], mask, reduction ? ParkKind::Reduce : ParkKind::Sync, id, count, predicates);
+  b_.CreateBr(dispatch_bb_);
+}
+
+void BlockFunctionBuilder::add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier,
+                                    llvm::Value* count, llvm::Value* predicates) {
+  llvm::Value* state = warp_state();
   llvm::Value* parks = load32(state, offsetof(CompiledWarp, park_count));
   store32(b_.CreateAdd(parks, c32(1)), state, offsetof(CompiledWarp, park_count));
   llvm::Value* entry = b_.CreateGEP(
       b_.getInt8Ty(), state,
       b_.CreateAdd(b_.getInt64(offsetof(CompiledWarp, parks)),
                    b_.CreateMul(b_.CreateZExt(parks, b_.getInt64Ty()), b_.getInt64(sizeof(CompiledPark)))));
-  store32(c32(point_of_block_[resume]), entry, offsetof(CompiledPark, point));
+  store32(c32(point), entry, offsetof(CompiledPark, point));
   store32(mask, entry, offsetof(CompiledPark, mask));
-  store32(id, entry, offsetof(CompiledPark, barrier));
-  store32(count, entry, offsetof(CompiledPark, thread_count));
-  store32(c32(reduction ? 1 : 0), entry, offsetof(CompiledPark, reduction));
-  store32(predicates, entry, offsetof(CompiledPark, predicates));
-  b_.CreateBr(dispatch_bb_);
+  store32(barrier != nullptr ? barrier : c32(0), entry, offsetof(CompiledPark, barrier));
+  store32(count != nullptr ? count : c32(0), entry, offsetof(CompiledPark, thread_count));
+  store32(c32(static_cast<uint32_t>(kind)), entry, offsetof(CompiledPark, kind));
+  store32(predicates != nullptr ? predicates : c32(0), entry, offsetof(CompiledPark, predicates));
 }
 
-// A warp collective whose members are exactly the lanes running it: their offers go to
-// the fiber strategy's combine (__cucpu_warp_combine), their results to the destinations.
-// Members elsewhere (diverged lanes that will reach a collective later) are not supported
-// by this version: the block ends with an error saying so.
-void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& inst) {
-  const uint32_t next = a_.cfg.blocks[b].successors[0];
-  llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
-  const size_t n = inst.operands.size();
-  const bool pair = ptx::has_destination_pair(inst);
+// What a collective instruction names: its kind, operation and operands.
+struct CollectiveOperands {
   WarpCombineKind kind = WarpCombineKind::Nothing;
   uint32_t operation = 0;
-  const ptx::Operand* value = nullptr;
+  const ptx::Operand* value = nullptr;   // the offered value
   const ptx::Operand* second = nullptr;  // shfl: b
   const ptx::Operand* third = nullptr;   // shfl: c
   ptx::Type value_type = ptx::Type::B32;
+  bool pair = false;                     // d|p
+};
+
+// Empty when the instruction is malformed.
+std::string decode_collective(const ptx::Instruction& inst, CollectiveOperands& c) {
+  const size_t n = inst.operands.size();
+  c.pair = ptx::has_destination_pair(inst);
   switch (inst.opcode) {
     case ptx::Opcode::Shfl:
-      kind = WarpCombineKind::Shuffle;
-      operation = static_cast<uint32_t>(inst.q.shuffle);
-      if (n != (pair ? 6u : 5u)) return fail("expected shfl.sync d[|p], a, b, c, membermask");
-      value = &inst.operands[pair ? 2 : 1];
-      second = &inst.operands[pair ? 3 : 2];
-      third = &inst.operands[pair ? 4 : 3];
-      break;
+      c.kind = WarpCombineKind::Shuffle;
+      c.operation = static_cast<uint32_t>(inst.q.shuffle);
+      if (n != (c.pair ? 6u : 5u)) return "expected shfl.sync d[|p], a, b, c, membermask";
+      c.value = &inst.operands[c.pair ? 2 : 1];
+      c.second = &inst.operands[c.pair ? 3 : 2];
+      c.third = &inst.operands[c.pair ? 4 : 3];
+      return {};
     case ptx::Opcode::Vote:
-      kind = WarpCombineKind::Vote;
-      operation = static_cast<uint32_t>(inst.q.vote);
-      if (n != 3) return fail("expected vote.sync d, p, membermask");
-      value = &inst.operands[1];
-      value_type = ptx::Type::Pred;
-      break;
+      c.kind = WarpCombineKind::Vote;
+      c.operation = static_cast<uint32_t>(inst.q.vote);
+      if (n != 3) return "expected vote.sync d, p, membermask";
+      c.value = &inst.operands[1];
+      c.value_type = ptx::Type::Pred;
+      return {};
     case ptx::Opcode::Match:
-      kind = WarpCombineKind::Match;
-      operation = static_cast<uint32_t>(inst.q.vote) | (inst.q.type == ptx::Type::B64 ? 0x100 : 0);
-      if (n != (pair ? 4u : 3u)) return fail("expected match.sync d[|p], a, membermask");
-      value = &inst.operands[pair ? 2 : 1];
-      value_type = inst.q.type;
-      break;
-    case ptx::Opcode::Redux: {
-      kind = WarpCombineKind::Redux;
-      operation = static_cast<uint32_t>(inst.q.atomic_op);
-      if (inst.q.type == ptx::Type::S32 &&
-          (inst.q.atomic_op == ptx::AtomicOp::Min || inst.q.atomic_op == ptx::AtomicOp::Max))
-        operation |= 0x100;
-      if (n != 3) return fail("expected redux.sync d, a, membermask");
-      value = &inst.operands[1];
-      value_type = inst.q.type;
-      break;
-    }
+      c.kind = WarpCombineKind::Match;
+      c.operation = static_cast<uint32_t>(inst.q.vote) | (inst.q.type == ptx::Type::B64 ? 0x100 : 0);
+      if (n != (c.pair ? 4u : 3u)) return "expected match.sync d[|p], a, membermask";
+      c.value = &inst.operands[c.pair ? 2 : 1];
+      c.value_type = inst.q.type;
+      return {};
+    case ptx::Opcode::Redux:
+      c.kind = WarpCombineKind::Redux;
+      c.operation = static_cast<uint32_t>(inst.q.atomic_op);
+      if (inst.q.type == ptx::Type::S32 && (inst.q.atomic_op == ptx::AtomicOp::Min || inst.q.atomic_op == ptx::AtomicOp::Max))
+        c.operation |= 0x100;
+      if (n != 3) return "expected redux.sync d, a, membermask";
+      c.value = &inst.operands[1];
+      c.value_type = inst.q.type;
+      return {};
     case ptx::Opcode::Elect:
-      kind = WarpCombineKind::Elect;
-      if (n != (pair ? 3u : 2u)) return fail("expected elect.sync d|p, membermask");
-      break;
+      c.kind = WarpCombineKind::Elect;
+      if (n != (c.pair ? 3u : 2u)) return "expected elect.sync d|p, membermask";
+      return {};
     default:  // bar.warp.sync membermask
-      if (n != 1) return fail("expected bar.warp.sync membermask");
-      break;
+      if (n != 1) return "expected bar.warp.sync membermask";
+      return {};
   }
-  const ptx::Operand& member_operand = inst.operands.back();
-  llvm::Value* members = nullptr;
-  if (member_operand.kind == ptx::Operand::Kind::Register && a_.shape[member_operand.reg] == Shape::Varying) {
-    // Every running lane must name the same members.
-    llvm::Value* lanes = vector_read(member_operand, ptx::Type::B32);
-    llvm::Value* first_lane = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
-    members = b_.CreateExtractElement(lanes, first_lane);
-    llvm::Value* differ = mask_bits(b_.CreateICmpNE(lanes, b_.CreateVectorSplat(kLanes, members)));
-    llvm::BasicBlock* same = new_block("members.same");
-    llvm::BasicBlock* different = new_block("members.differ");
-    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(differ, mask), c32(0)), same, different);
-    b_.SetInsertPoint(different);
-    unsupported(fmt::format("lanes of one warp running {} with different membermasks (line {})",
-                            ptx::spelling(inst.opcode), inst.pos.line));
-    b_.SetInsertPoint(same);
-  } else {
-    members = uniform_read(member_operand, ptx::Type::B32);
-  }
-  llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
-  members = b_.CreateAnd(members, live);
-  llvm::BasicBlock* here = new_block("collective.together");
-  llvm::BasicBlock* apart = new_block("collective.apart");
-  b_.CreateCondBr(b_.CreateICmpEQ(members, mask), here, apart);
-  b_.SetInsertPoint(apart);
-  unsupported(fmt::format("{} whose members are not the lanes running it together (line {}): not supported by "
-                          "the compiled strategy yet",
-                          ptx::spelling(inst.opcode), inst.pos.line));
-  b_.SetInsertPoint(here);
+}
 
-  llvm::Type* i64 = b_.getInt64Ty();
-  llvm::Type* array = llvm::ArrayType::get(i64, kLanes);
-  llvm::AllocaInst* values = fl_.entry_alloca(array, 64, "offers.values");
-  llvm::AllocaInst* arguments = fl_.entry_alloca(array, 64, "offers.arguments");
-  llvm::AllocaInst* results = fl_.entry_alloca(array, 64, "results");
-  llvm::Type* lanes64 = lanes_of(i64);
-  if (value != nullptr) {
-    llvm::Value* v = vector_read(*value, value_type);
-    if (!v->getType()->getScalarType()->isIntegerTy())
-      v = b_.CreateBitCast(v, lanes_of(fl_.int_type(v->getType()->getScalarSizeInBits())));
-    b_.CreateStore(b_.CreateZExt(v, lanes64), values);
-  }
-  if (second != nullptr) {
-    llvm::Value* lane_operand = b_.CreateZExt(vector_read(*second, ptx::Type::B32), lanes64);
-    llvm::Value* clamp = b_.CreateZExt(vector_read(*third, ptx::Type::B32), lanes64);
-    b_.CreateStore(b_.CreateOr(lane_operand, b_.CreateShl(clamp, b_.CreateVectorSplat(kLanes, b_.getInt64(32)))),
-                   arguments);
-  }
-  llvm::Type* params[] = {i32(), i32(), i32(), fl_.ptr_type(), fl_.ptr_type(), fl_.ptr_type()};
-  b_.CreateCall(runtime(kWarpCombine, b_.getVoidTy(), params),
-                {c32(static_cast<uint32_t>(kind)), c32(operation), members, values, arguments, results});
-  llvm::Value* out = b_.CreateLoad(lanes64, results);
+// The destinations of a collective from its 32 results (u64: d in bits 0..31, p in bit 32).
+void BlockFunctionBuilder::write_collective_results(const ptx::Instruction& inst, llvm::Value* out,
+                                                    llvm::Value* mask) {
+  CollectiveOperands c;
+  if (!decode_collective(inst, c).empty()) return;
   llvm::Value* low = b_.CreateTrunc(out, lanes_of(i32()));
   llvm::Value* bit32 = b_.CreateTrunc(b_.CreateLShr(out, b_.CreateVectorSplat(kLanes, b_.getInt64(32))),
                                       lanes_of(b_.getInt1Ty()));
-  switch (kind) {
+  switch (c.kind) {
     case WarpCombineKind::Vote:
       if (inst.q.vote == ptx::VoteMode::Ballot) {
         vector_write(inst.operands[0], ptx::Type::B32, low, mask);
@@ -915,13 +957,94 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
     case WarpCombineKind::Match:
     case WarpCombineKind::Elect:
     case WarpCombineKind::Redux:
-      vector_write(inst.operands[0], kind == WarpCombineKind::Redux ? inst.q.type : ptx::Type::B32, low, mask);
-      if (pair) vector_write(inst.operands[1], ptx::Type::Pred, bit32, mask);
+      vector_write(inst.operands[0], c.kind == WarpCombineKind::Redux ? inst.q.type : ptx::Type::B32, low, mask);
+      if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, bit32, mask);
       break;
     case WarpCombineKind::Nothing:
       break;
   }
-  go_to(next, mask);
+}
+
+// A warp collective. When its members are exactly the lanes running it together (one
+// membermask), their offers go straight to the fiber strategy's combine
+// (__cucpu_warp_combine). Otherwise the lanes meet the rest of the warp at the executor's
+// rendezvous, as fibers do: lanes whose members (diverged lanes elsewhere, other tiles'
+// lanes) have not all arrived park at the next block until the collective completes.
+void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& inst) {
+  const uint32_t next = a_.cfg.blocks[b].successors[0];
+  CollectiveOperands c;
+  if (std::string problem = decode_collective(inst, c); !problem.empty()) return fail(problem);
+  llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* lanes64 = lanes_of(i64);
+  llvm::Value* values = nullptr;
+  llvm::Value* arguments = nullptr;
+  if (c.value != nullptr) {
+    llvm::Value* v = vector_read(*c.value, c.value_type);
+    if (!v->getType()->getScalarType()->isIntegerTy())
+      v = b_.CreateBitCast(v, lanes_of(fl_.int_type(v->getType()->getScalarSizeInBits())));
+    values = b_.CreateZExt(v, lanes64);
+  }
+  if (c.second != nullptr) {
+    llvm::Value* lane_operand = b_.CreateZExt(vector_read(*c.second, ptx::Type::B32), lanes64);
+    llvm::Value* clamp = b_.CreateZExt(vector_read(*c.third, ptx::Type::B32), lanes64);
+    arguments = b_.CreateOr(lane_operand, b_.CreateShl(clamp, b_.CreateVectorSplat(kLanes, b_.getInt64(32))));
+  }
+  const ptx::Operand& member_operand = inst.operands.back();
+  const bool one_membermask =
+      !(member_operand.kind == ptx::Operand::Kind::Register && a_.shape[member_operand.reg] == Shape::Varying);
+  llvm::BasicBlock* meet = new_block("collective.meet");
+  if (one_membermask) {
+    llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
+    llvm::Value* members = b_.CreateAnd(uniform_read(member_operand, ptx::Type::B32), live);
+    llvm::BasicBlock* together = new_block("collective.together");
+    b_.CreateCondBr(b_.CreateICmpEQ(members, mask), together, meet);
+    b_.SetInsertPoint(together);
+    llvm::Type* array = llvm::ArrayType::get(i64, kLanes);
+    llvm::AllocaInst* value_buffer = fl_.entry_alloca(array, 64, "offers.values");
+    llvm::AllocaInst* argument_buffer = fl_.entry_alloca(array, 64, "offers.arguments");
+    llvm::AllocaInst* result_buffer = fl_.entry_alloca(array, 64, "results");
+    if (values != nullptr) b_.CreateAlignedStore(values, value_buffer, llvm::Align(64));
+    if (arguments != nullptr) b_.CreateAlignedStore(arguments, argument_buffer, llvm::Align(64));
+    llvm::Type* params[] = {i32(), i32(), i32(), fl_.ptr_type(), fl_.ptr_type(), fl_.ptr_type()};
+    b_.CreateCall(runtime(kWarpCombine, b_.getVoidTy(), params),
+                  {c32(static_cast<uint32_t>(c.kind)), c32(c.operation), members, value_buffer, argument_buffer,
+                   result_buffer});
+    write_collective_results(inst, b_.CreateAlignedLoad(lanes64, result_buffer, llvm::Align(64)), mask);
+    go_to(next, mask);
+  } else {
+    b_.CreateBr(meet);
+  }
+  b_.SetInsertPoint(meet);
+  llvm::StructType* call_type = llvm::StructType::get(
+      fl_.ctx, {i32(), i32(), i32(), i32(), llvm::ArrayType::get(i32(), kLanes), llvm::ArrayType::get(i64, kLanes),
+                llvm::ArrayType::get(i64, kLanes), llvm::ArrayType::get(i64, kLanes)});
+  llvm::AllocaInst* call = fl_.entry_alloca(call_type, 64, "collective");
+  store32(c32(static_cast<uint32_t>(c.kind)), call, offsetof(CompiledCollective, kind));
+  store32(c32(c.operation), call, offsetof(CompiledCollective, operation));
+  store32(mask, call, offsetof(CompiledCollective, active));
+  const llvm::Align sixteen(16);  // the arrays' offsets in CompiledCollective
+  b_.CreateAlignedStore(vector_read(member_operand, ptx::Type::B32),
+                        field(call, offsetof(CompiledCollective, membermasks)), sixteen);
+  if (values != nullptr) b_.CreateAlignedStore(values, field(call, offsetof(CompiledCollective, values)), sixteen);
+  if (arguments != nullptr)
+    b_.CreateAlignedStore(arguments, field(call, offsetof(CompiledCollective, arguments)), sixteen);
+  llvm::Type* params[] = {fl_.ptr_type(), i32(), fl_.ptr_type()};
+  llvm::Value* done = b_.CreateCall(runtime(kCompiledCollective, i32(), params), {frame_, warp_index(), call});
+  write_collective_results(
+      inst, b_.CreateAlignedLoad(lanes64, field(call, offsetof(CompiledCollective, results)), sixteen), done);
+  llvm::Value* parked = b_.CreateAnd(mask, b_.CreateNot(done));
+  llvm::BasicBlock* park = new_block("collective.park");
+  llvm::BasicBlock* after_park = new_block("collective.parked");
+  b_.CreateCondBr(b_.CreateICmpNE(parked, c32(0)), park, after_park);
+  b_.SetInsertPoint(park);
+  add_park(park_point_[b], parked, ParkKind::Collective);
+  b_.CreateBr(after_park);
+  b_.SetInsertPoint(after_park);
+  llvm::BasicBlock* go_on = new_block("collective.go_on");
+  b_.CreateCondBr(b_.CreateICmpEQ(done, c32(0)), dispatch_bb_, go_on);
+  b_.SetInsertPoint(go_on);
+  go_to(next, done);
 }
 
 // The lowest queued block runs next with its lanes; none: the warp's run is over.
@@ -970,11 +1093,13 @@ void BlockFunctionBuilder::emit_dispatch() {
 // completion's vote).
 void BlockFunctionBuilder::emit_stubs() {
   stub_bb_.clear();
-  for (uint32_t p = 0; p < point_block_.size(); ++p) {
-    const uint32_t block = point_block_[p];
+  for (uint32_t p = 0; p < points_.size(); ++p) {
+    const uint32_t block = points_[p].block;
+    const ptx::Instruction* after = points_[p].after;
     llvm::BasicBlock* stub = new_block(fmt::format("resume.{}", p));
     stub_bb_.push_back(stub);
     b_.SetInsertPoint(stub);
+    llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
     if (p == 0) {
       for (uint32_t r = 0; r < a_.register_count; ++r) {
         if (!a_.live_in[block].test(r) || reg_offset_[r] == kNone) continue;
@@ -984,25 +1109,27 @@ void BlockFunctionBuilder::emit_stubs() {
           store_lanes(r, llvm::Constant::getNullValue(lanes_of(register_type(r))));
         }
       }
-    }
-    // bar.red's destination: the vote of the completion that released these lanes.
-    if (p != 0) {
-      const ptx::Instruction* bar = nullptr;
-      for (uint32_t pred : a_.cfg.blocks[block].predecessors)
-        if (a_.cfg.blocks[pred].how == BlockEnd::Park) bar = a_.cfg.last_instruction(kernel_, pred);
-      if (bar != nullptr && is_barrier(*bar) && bar->q.barrier == ptx::BarrierMode::Red) {
-        llvm::Value* true_count = b_.CreateLoad(i32(), run_vote_true_);
-        llvm::Value* threads = b_.CreateLoad(i32(), run_vote_threads_);
-        llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
-        const ptx::AtomicOp op = bar->q.atomic_op;
-        if (op == ptx::AtomicOp::Popc) {
-          vector_write(bar->operands[0], ptx::Type::U32, b_.CreateVectorSplat(kLanes, true_count), mask);
-        } else {
-          llvm::Value* result = op == ptx::AtomicOp::And ? b_.CreateICmpEQ(true_count, threads)
-                                                         : b_.CreateICmpNE(true_count, c32(0));
-          vector_write(bar->operands[0], ptx::Type::Pred, b_.CreateVectorSplat(kLanes, result), mask);
-        }
+    } else if (after != nullptr && is_barrier(*after) && after->q.barrier == ptx::BarrierMode::Red) {
+      // bar.red's destination: the vote of the completion that released these lanes.
+      fl_.current = after;
+      llvm::Value* true_count = b_.CreateLoad(i32(), run_vote_true_);
+      llvm::Value* threads = b_.CreateLoad(i32(), run_vote_threads_);
+      const ptx::AtomicOp op = after->q.atomic_op;
+      if (op == ptx::AtomicOp::Popc) {
+        vector_write(after->operands[0], ptx::Type::U32, b_.CreateVectorSplat(kLanes, true_count), mask);
+      } else {
+        llvm::Value* result = op == ptx::AtomicOp::And ? b_.CreateICmpEQ(true_count, threads)
+                                                       : b_.CreateICmpNE(true_count, c32(0));
+        vector_write(after->operands[0], ptx::Type::Pred, b_.CreateVectorSplat(kLanes, result), mask);
       }
+    } else if (after != nullptr && is_warp_collective(*after)) {
+      // A collective's destinations: the results its completion left for these lanes.
+      fl_.current = after;
+      llvm::AllocaInst* results =
+          fl_.entry_alloca(llvm::ArrayType::get(b_.getInt64Ty(), kLanes), 64, "parked.results");
+      llvm::Type* params[] = {fl_.ptr_type(), i32(), i32(), fl_.ptr_type()};
+      b_.CreateCall(runtime(kCompiledCollectiveResults, b_.getVoidTy(), params), {frame_, warp_index(), mask, results});
+      write_collective_results(*after, b_.CreateAlignedLoad(lanes_of(b_.getInt64Ty()), results, llvm::Align(64)), mask);
     }
     b_.CreateBr(block_bb_[block]);
   }
@@ -1040,6 +1167,7 @@ void BlockFunctionBuilder::emit_round_structure() {
   b_.CreateStore(load32(entry, offsetof(CompiledRun, vote_true)), run_vote_true_);
   b_.CreateStore(load32(entry, offsetof(CompiledRun, vote_threads)), run_vote_threads_);
   b_.CreateStore(c32(kNone), min_pending_);
+  b_.CreateStore(c32(kSpinsBetweenYields), yield_budget_);
   store32(b_.CreateMul(warp_index(), c32(kLanes)), frame_, offsetof(CompiledBlockFrame, current_thread));
   llvm::SwitchInst* jump = b_.CreateSwitch(point, stub_bb_[0]);
   for (uint32_t p = 1; p < stub_bb_.size(); ++p) jump->addCase(b_.getInt32(p), stub_bb_[p]);
@@ -1075,7 +1203,8 @@ void BlockFunctionBuilder::emit_round_structure() {
       b_.CreateAnd(b_.CreateICmpEQ(b_.CreateOr(load32(park, offsetof(CompiledPark, barrier)),
                                                load32(park, offsetof(CompiledPark, thread_count))),
                                    c32(0)),
-                   b_.CreateICmpEQ(load32(park, offsetof(CompiledPark, reduction)), c32(0))));
+                   b_.CreateICmpEQ(load32(park, offsetof(CompiledPark, kind)),
+                                   c32(static_cast<uint32_t>(ParkKind::Sync)))));
   simple = b_.CreateAnd(simple, b_.CreateOr(b_.CreateICmpEQ(common, c32(kNone)), b_.CreateICmpEQ(common, park_point)));
   llvm::Value* ok = b_.CreateOr(b_.CreateICmpEQ(live, c32(0)), simple);
   llvm::Value* new_common = b_.CreateSelect(b_.CreateICmpEQ(live, c32(0)), common, park_point);
@@ -1129,26 +1258,34 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   const KernelCfg& cfg = a_.cfg;
   const uint32_t blocks = static_cast<uint32_t>(cfg.blocks.size());
 
-  // Resume points: the entry, then each block that follows a barrier.
-  point_of_block_.assign(blocks, kNone);
-  point_block_ = {0};
-  point_of_block_[0] = 0;
+  // Resume points: the entry, the block after each park instruction, the targets of yields.
+  points_ = {ResumePoint{0, nullptr}};
+  park_point_.assign(blocks, kNone);
+  yield_point_.assign(blocks, kNone);
   for (uint32_t b = 0; b < blocks; ++b) {
     const CfgBlock& block = cfg.blocks[b];
     if (!block.reachable || block.how != BlockEnd::Park) continue;
+    park_point_[b] = static_cast<uint32_t>(points_.size());
+    points_.push_back(ResumePoint{block.successors[0], cfg.last_instruction(kernel_, b)});
+  }
+  yield_branches_ = spin_loop_branches(kernel_);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const CfgBlock& block = cfg.blocks[b];
     const ptx::Instruction* last = cfg.last_instruction(kernel_, b);
-    if (last == nullptr || !is_barrier(*last)) continue;
-    const uint32_t resume = block.successors[0];
-    if (point_of_block_[resume] != kNone) continue;
-    point_of_block_[resume] = static_cast<uint32_t>(point_block_.size());
-    point_block_.push_back(resume);
+    if (!block.reachable || last == nullptr || !yield_branches_.count(last) || block.successors.empty()) continue;
+    const uint32_t target = block.successors[0];
+    if (yield_point_[target] != kNone) continue;
+    yield_point_[target] = static_cast<uint32_t>(points_.size());
+    points_.push_back(ResumePoint{target, nullptr});
   }
   // Blocks that may get queued lanes: those between a varying branch and its join, the
   // join included.
   candidate_.assign(blocks, 0);
   for (uint32_t b = 0; b < blocks; ++b) {
-    // Lanes leaving by a conditional exit queue nowhere.
+    // Lanes leaving by a conditional exit queue nowhere; a varying brx.idx queues every target.
     if (!a_.varying_branch[b] || cfg.blocks[b].how == BlockEnd::CondExit) continue;
+    if (cfg.blocks[b].how == BlockEnd::Switch)
+      for (uint32_t t : cfg.blocks[b].successors) candidate_[t] = 1;
     const uint32_t join = cfg.ipdom[b];
     if (join != kNoBlock) candidate_[join] = 1;
     std::vector<uint32_t> work(cfg.blocks[b].successors.begin(), cfg.blocks[b].successors.end());
@@ -1192,6 +1329,7 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   run_vote_true_ = b_.CreateAlloca(i32(), nullptr, "vote.true");
   run_vote_threads_ = b_.CreateAlloca(i32(), nullptr, "vote.threads");
   lane_exits_ = b_.CreateAlloca(i32(), nullptr, "lane.exits");
+  yield_budget_ = b_.CreateAlloca(i32(), nullptr, "yield.budget");
   pend_ = b_.CreateAlloca(llvm::ArrayType::get(i32(), std::max<size_t>(cfg.order.size(), 1)), nullptr, "pend");
   pend_->setAlignment(llvm::Align(16));
   b_.CreateMemSet(pend_, b_.getInt8(0), std::max<uint64_t>(cfg.order.size(), 1) * 4, llvm::Align(16));
