@@ -35,7 +35,21 @@ std::string FunctionLowering::describe(const ptx::Instruction& inst) const {
 
 // --- types ------------------------------------------------------------------------
 
+llvm::Type* FunctionLowering::shaped(llvm::Type* scalar) {
+  return lanes == 0 ? scalar : llvm::FixedVectorType::get(scalar, lanes);
+}
+
+llvm::Type* FunctionLowering::int_like(llvm::Value* like, unsigned bits) {
+  llvm::Type* t = like->getType();
+  if (auto* vector = llvm::dyn_cast<llvm::VectorType>(t)) return llvm::VectorType::get(int_type(bits), vector);
+  return int_type(bits);
+}
+
 llvm::Type* FunctionLowering::value_type(ptx::Type type) {
+  return shaped(scalar_value_type(type));
+}
+
+llvm::Type* FunctionLowering::scalar_value_type(ptx::Type type) {
   switch (type) {
     case ptx::Type::Pred:
       return b.getInt1Ty();
@@ -80,10 +94,11 @@ void FunctionLowering::note_carry_access(bool write) {
 }
 
 llvm::Value* FunctionLowering::resize_int(llvm::Value* v, unsigned bits, bool sign_extend) {
-  unsigned have = v->getType()->getIntegerBitWidth();
+  unsigned have = v->getType()->getScalarSizeInBits();
   if (have == bits) return v;
-  if (have > bits) return b.CreateTrunc(v, int_type(bits));
-  return sign_extend ? b.CreateSExt(v, int_type(bits)) : b.CreateZExt(v, int_type(bits));
+  llvm::Type* to = int_like(v, bits);
+  if (have > bits) return b.CreateTrunc(v, to);
+  return sign_extend ? b.CreateSExt(v, to) : b.CreateZExt(v, to);
 }
 
 llvm::Value* FunctionLowering::to_type(llvm::Value* bits, ptx::Type type) {
@@ -93,8 +108,8 @@ llvm::Value* FunctionLowering::to_type(llvm::Value* bits, ptx::Type type) {
 
 llvm::Value* FunctionLowering::to_bits(llvm::Value* value) {
   llvm::Type* t = value->getType();
-  if (t->isIntegerTy()) return value;
-  return b.CreateBitCast(value, int_type(t->getPrimitiveSizeInBits()));
+  if (t->isIntOrIntVectorTy()) return value;
+  return b.CreateBitCast(value, int_like(value, t->getScalarSizeInBits()));
 }
 
 // --- operands ---------------------------------------------------------------------
@@ -128,6 +143,7 @@ static llvm::Value* immediate(FunctionLowering& fl, const ptx::Operand& op, ptx:
 }
 
 llvm::Value* FunctionLowering::read(const ptx::Operand& op, ptx::Type type) {
+  if (lanes != 0) return lanes_read(op, type);
   llvm::Type* want = value_type(type);
   if (op.negated && type != ptx::Type::Pred) fail("`!` on an operand that is not a predicate");
   switch (op.kind) {
@@ -176,6 +192,7 @@ llvm::Value* FunctionLowering::read(const ptx::Operand& op, ptx::Type type) {
 
 void FunctionLowering::write(const ptx::Operand& op, ptx::Type type, llvm::Value* value) {
   if (is_sink(op)) return;
+  if (lanes != 0) return lanes_write(op, type, value);
   if (op.kind != ptx::Operand::Kind::Register) {
     fail("destination is not a register");
     return;
@@ -493,7 +510,7 @@ void FunctionLowering::emit_return() {
 }
 
 llvm::Value* FunctionLowering::flush_subnormal(llvm::Value* v) {
-  if (!v->getType()->isFloatTy()) return v;
+  if (!v->getType()->getScalarType()->isFloatTy()) return v;
   llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, v);
   llvm::Value* subnormal = b.CreateFCmpOLT(magnitude, llvm::ConstantFP::get(v->getType(), FLT_MIN));
   llvm::Value* zero = b.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, llvm::ConstantFP::get(v->getType(), 0.0), v);
@@ -507,8 +524,8 @@ bool FunctionLowering::expect_operands(const ptx::Instruction& inst, size_t coun
 }
 
 llvm::Value* FunctionLowering::canonicalize_nan(llvm::Value* v) {
-  if (!v->getType()->isFloatTy()) return v;
-  llvm::Value* canonical = b.CreateBitCast(b.getInt32(0x7fffffff), v->getType());
+  if (!v->getType()->getScalarType()->isFloatTy()) return v;
+  llvm::Value* canonical = b.CreateBitCast(llvm::ConstantInt::get(int_like(v, 32), 0x7fffffff), v->getType());
   return b.CreateSelect(b.CreateFCmpUNO(v, v), canonical, v);
 }
 

@@ -92,8 +92,16 @@ class FunctionLowering {
   // local_address_from_32_bits); null: a frame.anchor alloca of this function.
   llvm::Value* local_anchor = nullptr;
   // The value of a special register as the caller of the lowering defines it (the compiled
-  // block function's lanes: warp_lowering.cpp); null or returning null: read ThreadContext.
+  // block function's lanes: translate_block_function.cpp); null or returning null: read
+  // ThreadContext.
   std::function<llvm::Value*(ptx::SpecialRegister, unsigned component)> special_register_override;
+  // Lane-wise lowering (the compiled block strategy): with `lanes` non-zero, every value is
+  // a vector of that many lanes, read() and write() go to these hooks, and value_type()
+  // and shaped() give vector types. Only the lowerings its caller knows to be width-generic
+  // run this way (translate_block_function.cpp lowers_lane_wise).
+  unsigned lanes = 0;
+  std::function<llvm::Value*(const ptx::Operand&, ptx::Type)> lanes_read;
+  std::function<void(const ptx::Operand&, ptx::Type, llvm::Value*)> lanes_write;
 
   // Records the first error (naming the current instruction and its line).
   void fail(const std::string& why);
@@ -103,7 +111,11 @@ class FunctionLowering {
   const Error& error() const { return *error_; }
 
   // --- types
-  llvm::Type* value_type(ptx::Type type);  // i1 / iN / float / double (f16, bf16: i16)
+  llvm::Type* value_type(ptx::Type type);  // i1 / iN / float / double (f16, bf16: i16); `lanes` of them
+  llvm::Type* scalar_value_type(ptx::Type type);  // value_type of one lane
+  llvm::Type* shaped(llvm::Type* scalar);  // `scalar`, or `lanes` of it in lane-wise lowering
+  // The integer type of `bits` with the shape of `like` (a scalar, or a vector's lanes).
+  llvm::Type* int_like(llvm::Value* like, unsigned bits);
   llvm::IntegerType* int_type(unsigned bits) { return llvm::IntegerType::get(ctx, bits); }
   llvm::Type* ptr_type() { return llvm::PointerType::getUnqual(ctx); }
   llvm::Value* i32(uint64_t v) { return b.getInt32(static_cast<uint32_t>(v)); }

@@ -38,14 +38,15 @@ void lower_shift(FunctionLowering& fl, const ptx::Instruction& inst) {
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
   llvm::Value* count = fl.read(inst.operands[2], ptx::Type::U32);  // always .u32
-  unsigned bits = x->getType()->getIntegerBitWidth();
-  llvm::Value* too_far = b.CreateICmpUGE(count, b.getInt32(bits));
+  unsigned bits = x->getType()->getScalarSizeInBits();
+  auto count_of = [&](uint32_t n) { return llvm::ConstantInt::get(count->getType(), n); };
+  llvm::Value* too_far = b.CreateICmpUGE(count, count_of(bits));
   llvm::Value* result;
   if (inst.opcode == ptx::Opcode::Shr && ptx::is_signed_int(t)) {
-    llvm::Value* clamped = b.CreateSelect(too_far, b.getInt32(bits - 1), count);
+    llvm::Value* clamped = b.CreateSelect(too_far, count_of(bits - 1), count);
     result = b.CreateAShr(x, fl.resize_int(clamped, bits, false));
   } else {
-    llvm::Value* safe = fl.resize_int(b.CreateSelect(too_far, b.getInt32(0), count), bits, false);
+    llvm::Value* safe = fl.resize_int(b.CreateSelect(too_far, count_of(0), count), bits, false);
     llvm::Value* shifted = inst.opcode == ptx::Opcode::Shl ? b.CreateShl(x, safe) : b.CreateLShr(x, safe);
     result = b.CreateSelect(too_far, llvm::ConstantInt::get(x->getType(), 0), shifted);
   }
@@ -58,7 +59,7 @@ void lower_count(FunctionLowering& fl, const ptx::Instruction& inst) {
   if (!fl.expect_operands(inst, 2)) return;
   ptx::Type t = inst.q.type;
   llvm::Value* x = fl.read(inst.operands[1], t);
-  unsigned bits = x->getType()->getIntegerBitWidth();
+  unsigned bits = x->getType()->getScalarSizeInBits();
   llvm::Value* result;
   switch (inst.opcode) {
     case ptx::Opcode::Popc:

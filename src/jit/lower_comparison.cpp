@@ -174,10 +174,10 @@ void lower_setp_set(FunctionLowering& fl, const ptx::Instruction& inst) {
   ptx::Type t = inst.q.type;
   llvm::Value* result;
   if (t == ptx::Type::F32) {
-    result =
-        b.CreateSelect(first, llvm::ConstantFP::get(b.getFloatTy(), 1.0), llvm::ConstantFP::get(b.getFloatTy(), 0.0));
+    llvm::Type* f32 = fl.shaped(b.getFloatTy());
+    result = b.CreateSelect(first, llvm::ConstantFP::get(f32, 1.0), llvm::ConstantFP::get(f32, 0.0));
   } else if (t == ptx::Type::U32 || t == ptx::Type::S32 || t == ptx::Type::B32) {
-    result = b.CreateSExt(first, b.getInt32Ty());  // 0xffffffff for true
+    result = b.CreateSExt(first, fl.int_like(first, 32));  // 0xffffffff for true
   } else {
     fl.fail("set result must be .u32, .s32 or .f32");
     return;
@@ -204,7 +204,7 @@ void lower_select(FunctionLowering& fl, const ptx::Instruction& inst) {
       if (inst.q.ftz) c = fl.flush_subnormal(c);
       choose_x = b.CreateFCmpOGE(c, llvm::ConstantFP::get(c->getType(), 0.0));
     } else if (c_type == ptx::Type::S32) {
-      choose_x = b.CreateICmpSGE(c, b.getInt32(0));
+      choose_x = b.CreateICmpSGE(c, llvm::ConstantInt::get(c->getType(), 0));
     } else {
       fl.fail("slct takes an .s32 or .f32 selector");
       return;

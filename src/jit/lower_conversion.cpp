@@ -102,9 +102,9 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
       fl.fail("rounding modifier not supported for this conversion");
       return;
     }
-    llvm::Type* target = dst == ptx::Type::F64   ? b.getDoubleTy()
-                         : dst == ptx::Type::F16 ? b.getHalfTy()
-                                                 : b.getFloatTy();
+    llvm::Type* target = fl.shaped(dst == ptx::Type::F64   ? b.getDoubleTy()
+                                   : dst == ptx::Type::F16 ? b.getHalfTy()
+                                                           : b.getFloatTy());
     bool is_signed = ptx::is_signed_int(src);
     llvm::Value* result;
     if (mode == 0) {
@@ -139,7 +139,7 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
     v = round_to_integral(fl, v, rounding == ptx::Rounding::None ? ptx::Rounding::IntZero : rounding);
     auto id = ptx::is_signed_int(dst) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat;
     unsigned bits = ptx::bit_width(dst);
-    llvm::Value* result = b.CreateIntrinsic(id, {fl.int_type(bits), v->getType()}, {v});
+    llvm::Value* result = b.CreateIntrinsic(id, {fl.int_like(v, bits), v->getType()}, {v});
     // NaN gives 0 from f32 into 8..32 bits, else the top bit of the width alone, signed
     // or not (an H200, tests/isa/isa_convert).
     uint64_t nan_result = (src == ptx::Type::F64 || bits == 64) ? uint64_t{1} << (bits - 1) : 0;
@@ -149,7 +149,7 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
   }
 
   // float -> float
-  unsigned from = v->getType()->getPrimitiveSizeInBits();
+  unsigned from = v->getType()->getScalarSizeInBits();
   llvm::Value* result = v;
   if (is_integral_rounding(rounding)) {
     if (ptx::bit_width(dst) != ptx::bit_width(src)) {
@@ -164,9 +164,9 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
       return;
     }
     if (dst == ptx::Type::F64 && from == 32) {
-      result = b.CreateFPExt(v, b.getDoubleTy());
+      result = b.CreateFPExt(v, fl.shaped(b.getDoubleTy()));
     } else if (dst == ptx::Type::F32 && from == 64) {
-      result = mode == 0 ? b.CreateFPTrunc(v, b.getFloatTy())
+      result = mode == 0 ? b.CreateFPTrunc(v, fl.shaped(b.getFloatTy()))
                          : b.CreateCall(fl.runtime_function("__cucpu_jit_cvt_f32_f64", b.getFloatTy(),
                                                             {b.getDoubleTy(), b.getInt32Ty()}),
                                         {v, b.getInt32(static_cast<uint32_t>(mode))});
@@ -191,11 +191,13 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
     // canonical NaN widened (0x7fffffffe0000000); other f32 results are canonical.
     llvm::Value* is_nan = b.CreateFCmpUNO(result, result);
     if (dst == ptx::Type::F32 && from == 64) {
-      llvm::Value* sign = b.CreateAnd(fl.to_bits(result), b.getInt32(0x80000000));
-      result =
-          b.CreateSelect(is_nan, b.CreateBitCast(b.CreateOr(sign, b.getInt32(0x7fc00000)), b.getFloatTy()), result);
+      llvm::Type* i32 = fl.int_like(result, 32);
+      llvm::Value* sign = b.CreateAnd(fl.to_bits(result), llvm::ConstantInt::get(i32, 0x80000000));
+      result = b.CreateSelect(
+          is_nan, b.CreateBitCast(b.CreateOr(sign, llvm::ConstantInt::get(i32, 0x7fc00000)), result->getType()), result);
     } else if (dst == ptx::Type::F64 && from == 32 && inst.q.ftz) {
-      result = b.CreateSelect(is_nan, b.CreateBitCast(fl.i64(0x7fffffffe0000000ULL), b.getDoubleTy()), result);
+      llvm::Value* nan = llvm::ConstantInt::get(fl.int_like(result, 64), 0x7fffffffe0000000ULL);
+      result = b.CreateSelect(is_nan, b.CreateBitCast(nan, result->getType()), result);
     }
     fl.write(out, dst, dst == ptx::Type::F32 && from == 64 ? result : fl.canonicalize_nan(result));
   }

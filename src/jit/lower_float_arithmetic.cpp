@@ -34,12 +34,14 @@ llvm::Value* call_rounding_helper(FunctionLowering& fl, const char* operation, i
 
 // An f64 NaN operand, quieted: the result the GPU gives for it.
 llvm::Value* quiet_nan(FunctionLowering& fl, llvm::Value* v) {
-  return fl.b.CreateBitCast(fl.b.CreateOr(fl.to_bits(v), fl.i64(0x0008000000000000ULL)), v->getType());
+  llvm::Value* bits = fl.to_bits(v);
+  return fl.b.CreateBitCast(fl.b.CreateOr(bits, llvm::ConstantInt::get(bits->getType(), 0x0008000000000000ULL)),
+                            v->getType());
 }
 
 // The last NaN among `operands`, quieted, in place of `result` (f64 only; see above).
 llvm::Value* propagate_last_nan(FunctionLowering& fl, llvm::Value* result, std::vector<llvm::Value*> operands) {
-  if (!result->getType()->isDoubleTy()) return result;
+  if (!result->getType()->getScalarType()->isDoubleTy()) return result;
   for (llvm::Value* operand : operands) {
     result = fl.b.CreateSelect(fl.b.CreateFCmpUNO(operand, operand), quiet_nan(fl, operand), result);
   }
@@ -131,12 +133,14 @@ void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::Value* y_wins = is_min ? b.CreateFCmpOLT(y, x) : b.CreateFCmpOGT(y, x);
   llvm::Value* result = b.CreateSelect(x_wins, x, b.CreateSelect(y_wins, y, merged));
   if (inst.q.nan) {
+    const bool f32 = x->getType()->getScalarType()->isFloatTy();
     llvm::Value* canonical = b.CreateBitCast(
-        x->getType()->isFloatTy() ? b.getInt32(0x7fffffff) : b.getInt64(0x7fffffffffffffffULL), x->getType());
+        llvm::ConstantInt::get(fl.int_like(x, f32 ? 32 : 64), f32 ? 0x7fffffffULL : 0x7fffffffffffffffULL),
+        x->getType());
     result = b.CreateSelect(b.CreateFCmpUNO(x, y), canonical, result);
   } else {
     result = b.CreateSelect(b.CreateFCmpUNO(x, x), y, b.CreateSelect(b.CreateFCmpUNO(y, y), x, result));
-    if (x->getType()->isDoubleTy())
+    if (x->getType()->getScalarType()->isDoubleTy())
       result = b.CreateSelect(b.CreateAnd(b.CreateFCmpUNO(x, x), b.CreateFCmpUNO(y, y)), quiet_nan(fl, y), result);
   }
   if (inst.q.xorsign_abs) {

@@ -141,7 +141,7 @@ std::pair<llvm::Value*, ptx::Type> multiply(FunctionLowering& fl, const ptx::Ins
       unsigned bits = ptx::bit_width(t);
       llvm::Value* x = fl.resize_int(fl.read(inst.operands[1], t), 2 * bits, is_signed);
       llvm::Value* y = fl.resize_int(fl.read(inst.operands[2], t), 2 * bits, is_signed);
-      return {b.CreateTrunc(b.CreateLShr(b.CreateMul(x, y), bits), fl.int_type(bits)), t};
+      return {fl.resize_int(b.CreateLShr(b.CreateMul(x, y), bits), bits, false), t};
     }
     default:
       return {b.CreateMul(fl.read(inst.operands[1], t), fl.read(inst.operands[2], t)), t};
@@ -224,7 +224,7 @@ void lower_div_rem(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::Value* by_zero = b.CreateICmpEQ(y, zero);
   llvm::Value* trouble = by_zero;
   if (is_signed) {
-    unsigned bits = type->getIntegerBitWidth();
+    unsigned bits = type->getScalarSizeInBits();
     llvm::Value* overflow =
         b.CreateAnd(b.CreateICmpEQ(x, llvm::ConstantInt::get(type, llvm::APInt::getSignedMinValue(bits))),
                     b.CreateICmpEQ(y, all_ones));

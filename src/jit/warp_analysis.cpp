@@ -180,7 +180,8 @@ bool special_register_varies(ptx::SpecialRegister sreg, unsigned component, cons
   }
 }
 
-WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block) {
+WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block,
+                           bool yields) {
   WarpAnalysis a;
   a.cfg = build_kernel_cfg(kernel);
   const KernelCfg& cfg = a.cfg;
@@ -302,6 +303,22 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
         });
       }
     }
+  }
+  // Lanes may split for good where a warp's lanes can park (or yield) while others of it
+  // are elsewhere: then every register is one value per lane.
+  a.lanes_may_split = yields;
+  for (uint32_t b = 0; b < block_count && !a.lanes_may_split; ++b) {
+    if (!a.varying_branch[b]) continue;
+    const uint32_t join = cfg.ipdom[b];
+    for (uint32_t s : cfg.blocks[b].successors) {
+      reach_before(cfg, s, join).for_each([&](uint32_t n) {
+        if (cfg.blocks[n].how == BlockEnd::Park) a.lanes_may_split = true;
+      });
+    }
+  }
+  if (a.lanes_may_split) {
+    a.shape.assign(regs, Shape::Varying);
+    for (uint32_t b = 0; b < block_count; ++b) a.varying_branch[b] = cfg.blocks[b].reachable && sides_differ(cfg.blocks[b]);
   }
   return a;
 }

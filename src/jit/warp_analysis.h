@@ -58,6 +58,10 @@ struct BlockShape {
 
 struct WarpAnalysis {
   KernelCfg cfg;
+  // Lanes of a warp may go on past a join while others of the warp wait elsewhere (parked
+  // at a barrier or collective inside a divergent region, or yielding in a spin loop). One
+  // copy per warp of a register cannot serve such lanes, so every register is varying.
+  bool lanes_may_split = false;
   uint32_t register_count = 0;          // the function's registers and CC.CF (register_access.h)
   std::vector<Shape> shape;              // per register
   std::vector<uint8_t> varying_branch;   // per block: lanes may leave it in different directions
@@ -68,7 +72,9 @@ struct WarpAnalysis {
 bool special_register_varies(ptx::SpecialRegister sreg, unsigned component, const BlockShape& block);
 
 // Liveness and shapes of `kernel` for blocks of `block` threads. `access` is what the scalar
-// translation recorded for the kernel (FunctionFacts::access).
-WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block);
+// translation recorded for the kernel (FunctionFacts::access); `yields`: the kernel has spin
+// loops whose lanes yield (translate_module.h spin_loop_branches).
+WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block,
+                           bool yields);
 
 }  // namespace cucpu::jit

@@ -1,0 +1,168 @@
+// Internal to src/jit: the builder of a compiled block function (block_function.h), whose
+// parts are spread over several files: translate_block_function.cpp (the function's
+// structure: rounds, runs, resume points, dispatch), warp_values.cpp (registers and special
+// registers as 32 lanes), warp_instructions.cpp (an instruction: once per warp, lane-wise on
+// vectors, or once per lane), warp_memory.cpp (loads and stores on 32 lanes),
+// warp_control_flow.cpp (masks, branches, parking) and warp_collective_lowering.cpp.
+#pragma once
+
+#include <llvm/IR/IRBuilder.h>
+
+#include <functional>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "jit/block_function.h"
+
+namespace cucpu::jit::block_function {
+
+constexpr uint32_t kLanes = 32;
+constexpr uint32_t kNone = 0xffffffffu;
+// How many passes over spin loops' back-edges a run makes before its lanes there yield to
+// the other warps (and to the warp's other lanes): a yield ends the run's turn this round.
+constexpr uint32_t kSpinsBetweenYields = 64;
+// The warps' states lie this far apart in CompiledBlockFrame::warps.
+constexpr uint32_t kWarpStride = (sizeof(CompiledWarp) + 63) / 64 * 64;
+
+inline uint64_t align_up(uint64_t value, uint64_t align) { return (value + align - 1) / align * align; }
+
+class BlockFunctionBuilder {
+ public:
+  BlockFunctionBuilder(ModuleLowering& m, const ptx::Function& kernel, const FunctionAccess& access,
+                       const std::vector<ParamSlot>& params, const BlockShape& shape, llvm::Function* fn)
+      : m_(m), kernel_(kernel), access_(access), params_(params), shape_(shape), fl_(m, kernel, fn), b_(fl_.b) {}
+
+  Result<void> build(CompiledBlockCode& code);
+
+ private:
+  enum class Mode { Uniform, Lane };
+
+  // --- types and small helpers
+  llvm::Type* i32() { return b_.getInt32Ty(); }
+  llvm::Value* c32(uint64_t v) { return b_.getInt32(static_cast<uint32_t>(v)); }
+  llvm::Type* register_type(uint32_t r) { return fl_.int_type(register_width(r)); }
+  unsigned register_width(uint32_t r) { return r == carry_ ? 1 : fl_.register_bits(r); }
+  llvm::FixedVectorType* lanes_of(llvm::Type* t) { return llvm::FixedVectorType::get(t, kLanes); }
+  llvm::Value* mask_vector(llvm::Value* bits) { return b_.CreateBitCast(bits, lanes_of(b_.getInt1Ty())); }
+  llvm::Value* mask_bits(llvm::Value* vector) { return b_.CreateBitCast(vector, i32()); }
+  llvm::Value* field(llvm::Value* base, size_t offset) { return b_.CreateConstGEP1_64(b_.getInt8Ty(), base, offset); }
+  llvm::Value* load32(llvm::Value* base, size_t offset) { return b_.CreateAlignedLoad(i32(), field(base, offset), llvm::Align(4)); }
+  void store32(llvm::Value* v, llvm::Value* base, size_t offset) {
+    b_.CreateAlignedStore(v, field(base, offset), llvm::Align(4));
+  }
+  llvm::Value* warp_index() { return b_.CreateLoad(i32(), warp_index_); }
+  llvm::Value* warp_state();  // this warp's CompiledWarp
+  llvm::BasicBlock* new_block(const std::string& name) { return fl_.new_block(name); }
+  llvm::FunctionCallee runtime(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Type*> params) {
+    return fl_.runtime_function(name, result, params);
+  }
+  void fail(const std::string& why) { fl_.fail(why); }
+
+  // --- layout
+  void lay_out_registers();
+  llvm::Value* slot(uint32_t r);        // the register in the running warp's file
+  llvm::Value* load_lanes(uint32_t r);  // a varying register's 32 lanes
+  void store_lanes(uint32_t r, llvm::Value* lanes);
+  void bind(uint32_t r);                // FunctionLowering reads/writes a uniform register in place
+  void bind_operand(const ptx::Operand& op);
+  void lay_out_lane_frames();
+
+  // --- values per lane
+  llvm::Value* special_register(ptx::SpecialRegister sreg, unsigned component);
+  llvm::Value* lane_special(ptx::SpecialRegister sreg, unsigned component, llvm::Value* lane);
+  llvm::Value* vector_special(ptx::SpecialRegister sreg, unsigned component);
+  llvm::Value* vector_read(const ptx::Operand& op, ptx::Type type);
+  void vector_write(const ptx::Operand& op, ptx::Type type, llvm::Value* value, llvm::Value* mask);
+  llvm::Value* uniform_read(const ptx::Operand& op, ptx::Type type);
+
+  // --- instructions
+  void emit_instruction(uint32_t statement);
+  void emit_uniform(const ptx::Instruction& inst);
+  void emit_per_lane(const ptx::Instruction& inst, uint32_t statement);
+  void emit_lane_wise(const ptx::Instruction& inst);
+  void emit_activemask(const ptx::Instruction& inst);
+  llvm::Value* active_mask_for(const ptx::Instruction& inst, llvm::BasicBlock*& skip_to);
+  template <typename Body>
+  void for_each_lane(llvm::Value* mask, Body body);
+  void bind_lane_frame(llvm::Value* lane);
+
+  // --- control flow
+  void emit_block(uint32_t b);
+  void emit_block_end(uint32_t b);
+  void go_to(uint32_t target, llvm::Value* mask);
+  void add_pending(uint32_t target, llvm::Value* mask);
+  void split(uint32_t taken, llvm::Value* taken_mask, uint32_t other, llvm::Value* other_mask);
+  void exit_lanes(llvm::Value* mask);
+  void emit_park(uint32_t b, const ptx::Instruction& inst);
+  void add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier = nullptr,
+                llvm::Value* count = nullptr, llvm::Value* predicates = nullptr);
+  void write_collective_results(const ptx::Instruction& inst, llvm::Value* results, llvm::Value* mask);
+  void emit_yield_check(uint32_t target, llvm::Value* taken_mask, const std::function<void()>& otherwise,
+                        const std::function<void()>& others_after_yield);
+  void emit_collective(uint32_t b, const ptx::Instruction& inst);
+  void emit_dispatch();
+  void emit_stubs();
+  void emit_round_structure();
+  void unsupported(const std::string& what);
+
+  ModuleLowering& m_;
+  const ptx::Function& kernel_;
+  const FunctionAccess& access_;
+  const std::vector<ParamSlot>& params_;
+  const BlockShape shape_;
+  FunctionLowering fl_;
+  llvm::IRBuilder<>& b_;
+  WarpAnalysis a_;
+  uint32_t carry_ = 0;  // CC.CF's register number
+  bool callee_may_exit_ = false;  // some .func executes exit (ModuleLowering::func_exits)
+  uint32_t warp_count_ = 0;
+
+  Mode mode_ = Mode::Uniform;
+  llvm::Value* lane_ = nullptr;  // Mode::Lane: the lane's number
+
+  llvm::Value* frame_ = nullptr;
+  llvm::Value* block_context_ = nullptr;
+  llvm::Value* lane_context_ = nullptr;
+  llvm::Value* warps_ = nullptr;
+  llvm::Value* local_ = nullptr;
+  llvm::AllocaInst* warp_index_ = nullptr;
+  llvm::AllocaInst* cur_mask_ = nullptr;
+  llvm::AllocaInst* min_pending_ = nullptr;
+  llvm::AllocaInst* pend_ = nullptr;
+  llvm::AllocaInst* run_vote_true_ = nullptr;
+  llvm::AllocaInst* run_vote_threads_ = nullptr;
+  llvm::AllocaInst* lane_exits_ = nullptr;
+  llvm::AllocaInst* yield_budget_ = nullptr;  // back-edges of spin loops left before the run yields
+  llvm::Value* regs_ = nullptr;  // the register file (noalias)
+
+  std::vector<llvm::BasicBlock*> block_bb_;
+  std::vector<uint8_t> candidate_;       // per block: may have queued lanes
+  // Where runs begin: the entry, the block after each park instruction (a barrier's or a
+  // collective's: `after` is it), and the targets of spin loops' back-edges (yields).
+  struct ResumePoint {
+    uint32_t block = 0;
+    const ptx::Instruction* after = nullptr;
+  };
+  std::vector<ResumePoint> points_;
+  std::vector<uint32_t> park_point_;   // per block ending in a park instruction: its resume point
+  std::vector<uint32_t> yield_point_;  // per yield target block: its resume point
+  std::set<const ptx::Instruction*> yield_branches_;  // spin loops' back-edges
+  std::vector<uint32_t> reg_offset_;      // per register: offset in a warp's file, or kNone (unused)
+  uint32_t register_stride_ = 0;          // bytes of one warp's file
+  std::map<std::string, uint32_t> lane_frame_offset_;  // per-lane variables
+  uint32_t local_stride_ = 0;
+
+  llvm::BasicBlock* round_bb_ = nullptr;
+  llvm::BasicBlock* warp_loop_bb_ = nullptr;
+  llvm::BasicBlock* take_run_bb_ = nullptr;
+  llvm::BasicBlock* dispatch_bb_ = nullptr;
+  llvm::BasicBlock* round_end_bb_ = nullptr;
+  std::vector<llvm::BasicBlock*> stub_bb_;  // per resume point
+};
+
+// Instructions that act once for the warp whatever lanes run them: fences and hints.
+bool acts_once_per_warp(const ptx::Instruction& inst);
+
+}  // namespace cucpu::jit::block_function

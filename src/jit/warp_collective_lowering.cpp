@@ -1,0 +1,184 @@
+// Warp collectives in the compiled block function (block_function_builder.h): shfl, vote,
+// match, redux, elect, bar.warp.sync with the fiber strategy's semantics and combines.
+#include <fmt/format.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include "jit/block_function_builder.h"
+
+namespace cucpu::jit::block_function {
+namespace {
+
+// What a collective instruction names: its kind, operation and operands.
+struct CollectiveOperands {
+  WarpCombineKind kind = WarpCombineKind::Nothing;
+  uint32_t operation = 0;
+  const ptx::Operand* value = nullptr;   // the offered value
+  const ptx::Operand* second = nullptr;  // shfl: b
+  const ptx::Operand* third = nullptr;   // shfl: c
+  ptx::Type value_type = ptx::Type::B32;
+  bool pair = false;                     // d|p
+};
+
+// Empty when the instruction is malformed.
+std::string decode_collective(const ptx::Instruction& inst, CollectiveOperands& c) {
+  const size_t n = inst.operands.size();
+  c.pair = ptx::has_destination_pair(inst);
+  switch (inst.opcode) {
+    case ptx::Opcode::Shfl:
+      c.kind = WarpCombineKind::Shuffle;
+      c.operation = static_cast<uint32_t>(inst.q.shuffle);
+      if (n != (c.pair ? 6u : 5u)) return "expected shfl.sync d[|p], a, b, c, membermask";
+      c.value = &inst.operands[c.pair ? 2 : 1];
+      c.second = &inst.operands[c.pair ? 3 : 2];
+      c.third = &inst.operands[c.pair ? 4 : 3];
+      return {};
+    case ptx::Opcode::Vote:
+      c.kind = WarpCombineKind::Vote;
+      c.operation = static_cast<uint32_t>(inst.q.vote);
+      if (n != 3) return "expected vote.sync d, p, membermask";
+      c.value = &inst.operands[1];
+      c.value_type = ptx::Type::Pred;
+      return {};
+    case ptx::Opcode::Match:
+      c.kind = WarpCombineKind::Match;
+      c.operation = static_cast<uint32_t>(inst.q.vote) | (inst.q.type == ptx::Type::B64 ? 0x100 : 0);
+      if (n != (c.pair ? 4u : 3u)) return "expected match.sync d[|p], a, membermask";
+      c.value = &inst.operands[c.pair ? 2 : 1];
+      c.value_type = inst.q.type;
+      return {};
+    case ptx::Opcode::Redux:
+      c.kind = WarpCombineKind::Redux;
+      c.operation = static_cast<uint32_t>(inst.q.atomic_op);
+      if (inst.q.type == ptx::Type::S32 && (inst.q.atomic_op == ptx::AtomicOp::Min || inst.q.atomic_op == ptx::AtomicOp::Max))
+        c.operation |= 0x100;
+      if (n != 3) return "expected redux.sync d, a, membermask";
+      c.value = &inst.operands[1];
+      c.value_type = inst.q.type;
+      return {};
+    case ptx::Opcode::Elect:
+      c.kind = WarpCombineKind::Elect;
+      if (n != (c.pair ? 3u : 2u)) return "expected elect.sync d|p, membermask";
+      return {};
+    default:  // bar.warp.sync membermask
+      if (n != 1) return "expected bar.warp.sync membermask";
+      return {};
+  }
+}
+
+}  // namespace
+
+// The destinations of a collective from its 32 results (u64: d in bits 0..31, p in bit 32).
+void BlockFunctionBuilder::write_collective_results(const ptx::Instruction& inst, llvm::Value* out,
+                                                    llvm::Value* mask) {
+  CollectiveOperands c;
+  if (!decode_collective(inst, c).empty()) return;
+  llvm::Value* low = b_.CreateTrunc(out, lanes_of(i32()));
+  llvm::Value* bit32 = b_.CreateTrunc(b_.CreateLShr(out, b_.CreateVectorSplat(kLanes, b_.getInt64(32))),
+                                      lanes_of(b_.getInt1Ty()));
+  switch (c.kind) {
+    case WarpCombineKind::Vote:
+      if (inst.q.vote == ptx::VoteMode::Ballot) {
+        vector_write(inst.operands[0], ptx::Type::B32, low, mask);
+      } else {
+        vector_write(inst.operands[0], ptx::Type::Pred, b_.CreateICmpNE(low, b_.CreateVectorSplat(kLanes, c32(0))),
+                     mask);
+      }
+      break;
+    case WarpCombineKind::Shuffle:
+    case WarpCombineKind::Match:
+    case WarpCombineKind::Elect:
+    case WarpCombineKind::Redux:
+      vector_write(inst.operands[0], c.kind == WarpCombineKind::Redux ? inst.q.type : ptx::Type::B32, low, mask);
+      if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, bit32, mask);
+      break;
+    case WarpCombineKind::Nothing:
+      break;
+  }
+}
+
+// A warp collective. When its members are exactly the lanes running it together (one
+// membermask), their offers go straight to the fiber strategy's combine
+// (__cucpu_warp_combine). Otherwise the lanes meet the rest of the warp at the executor's
+// rendezvous, as fibers do: lanes whose members (diverged lanes elsewhere, other tiles'
+// lanes) have not all arrived park at the next block until the collective completes.
+void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& inst) {
+  const uint32_t next = a_.cfg.blocks[b].successors[0];
+  CollectiveOperands c;
+  if (std::string problem = decode_collective(inst, c); !problem.empty()) return fail(problem);
+  llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* lanes64 = lanes_of(i64);
+  llvm::Value* values = nullptr;
+  llvm::Value* arguments = nullptr;
+  if (c.value != nullptr) {
+    llvm::Value* v = vector_read(*c.value, c.value_type);
+    if (!v->getType()->getScalarType()->isIntegerTy())
+      v = b_.CreateBitCast(v, lanes_of(fl_.int_type(v->getType()->getScalarSizeInBits())));
+    values = b_.CreateZExt(v, lanes64);
+  }
+  if (c.second != nullptr) {
+    llvm::Value* lane_operand = b_.CreateZExt(vector_read(*c.second, ptx::Type::B32), lanes64);
+    llvm::Value* clamp = b_.CreateZExt(vector_read(*c.third, ptx::Type::B32), lanes64);
+    arguments = b_.CreateOr(lane_operand, b_.CreateShl(clamp, b_.CreateVectorSplat(kLanes, b_.getInt64(32))));
+  }
+  const ptx::Operand& member_operand = inst.operands.back();
+  const bool one_membermask =
+      !(member_operand.kind == ptx::Operand::Kind::Register && a_.shape[member_operand.reg] == Shape::Varying);
+  llvm::BasicBlock* meet = new_block("collective.meet");
+  if (one_membermask) {
+    llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
+    llvm::Value* members = b_.CreateAnd(uniform_read(member_operand, ptx::Type::B32), live);
+    llvm::BasicBlock* together = new_block("collective.together");
+    b_.CreateCondBr(b_.CreateICmpEQ(members, mask), together, meet);
+    b_.SetInsertPoint(together);
+    llvm::Type* array = llvm::ArrayType::get(i64, kLanes);
+    llvm::AllocaInst* value_buffer = fl_.entry_alloca(array, 64, "offers.values");
+    llvm::AllocaInst* argument_buffer = fl_.entry_alloca(array, 64, "offers.arguments");
+    llvm::AllocaInst* result_buffer = fl_.entry_alloca(array, 64, "results");
+    if (values != nullptr) b_.CreateAlignedStore(values, value_buffer, llvm::Align(64));
+    if (arguments != nullptr) b_.CreateAlignedStore(arguments, argument_buffer, llvm::Align(64));
+    llvm::Type* params[] = {i32(), i32(), i32(), fl_.ptr_type(), fl_.ptr_type(), fl_.ptr_type()};
+    b_.CreateCall(runtime(kWarpCombine, b_.getVoidTy(), params),
+                  {c32(static_cast<uint32_t>(c.kind)), c32(c.operation), members, value_buffer, argument_buffer,
+                   result_buffer});
+    write_collective_results(inst, b_.CreateAlignedLoad(lanes64, result_buffer, llvm::Align(64)), mask);
+    go_to(next, mask);
+  } else {
+    b_.CreateBr(meet);
+  }
+  b_.SetInsertPoint(meet);
+  llvm::StructType* call_type = llvm::StructType::get(
+      fl_.ctx, {i32(), i32(), i32(), i32(), llvm::ArrayType::get(i32(), kLanes), llvm::ArrayType::get(i64, kLanes),
+                llvm::ArrayType::get(i64, kLanes), llvm::ArrayType::get(i64, kLanes)});
+  llvm::AllocaInst* call = fl_.entry_alloca(call_type, 64, "collective");
+  store32(c32(static_cast<uint32_t>(c.kind)), call, offsetof(CompiledCollective, kind));
+  store32(c32(c.operation), call, offsetof(CompiledCollective, operation));
+  store32(mask, call, offsetof(CompiledCollective, active));
+  const llvm::Align sixteen(16);  // the arrays' offsets in CompiledCollective
+  b_.CreateAlignedStore(vector_read(member_operand, ptx::Type::B32),
+                        field(call, offsetof(CompiledCollective, membermasks)), sixteen);
+  if (values != nullptr) b_.CreateAlignedStore(values, field(call, offsetof(CompiledCollective, values)), sixteen);
+  if (arguments != nullptr)
+    b_.CreateAlignedStore(arguments, field(call, offsetof(CompiledCollective, arguments)), sixteen);
+  llvm::Type* params[] = {fl_.ptr_type(), i32(), fl_.ptr_type()};
+  llvm::Value* done = b_.CreateCall(runtime(kCompiledCollective, i32(), params), {frame_, warp_index(), call});
+  write_collective_results(
+      inst, b_.CreateAlignedLoad(lanes64, field(call, offsetof(CompiledCollective, results)), sixteen), done);
+  llvm::Value* parked = b_.CreateAnd(mask, b_.CreateNot(done));
+  llvm::BasicBlock* park = new_block("collective.park");
+  llvm::BasicBlock* after_park = new_block("collective.parked");
+  b_.CreateCondBr(b_.CreateICmpNE(parked, c32(0)), park, after_park);
+  b_.SetInsertPoint(park);
+  add_park(park_point_[b], parked, ParkKind::Collective);
+  b_.CreateBr(after_park);
+  b_.SetInsertPoint(after_park);
+  llvm::BasicBlock* go_on = new_block("collective.go_on");
+  b_.CreateCondBr(b_.CreateICmpEQ(done, c32(0)), dispatch_bb_, go_on);
+  b_.SetInsertPoint(go_on);
+  go_to(next, done);
+}
+
+// The lowest queued block runs next with its lanes; none: the warp's run is over.
+
+}  // namespace cucpu::jit::block_function

@@ -1,0 +1,189 @@
+// The compiled block function's values: each warp's register file (a slot per register:
+// one scalar for a uniform register, 32 lanes for a varying one), special registers per
+// lane, and operands read and written as 32 lanes (block_function_builder.h).
+#include <fmt/format.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include "jit/block_function_builder.h"
+
+namespace cucpu::jit::block_function {
+
+llvm::Value* BlockFunctionBuilder::slot(uint32_t r) {
+  if (reg_offset_[r] == kNone) {
+    fail(fmt::format("internal error: register {} has no slot", r));
+    return llvm::PoisonValue::get(fl_.ptr_type());
+  }
+  llvm::Value* base = b_.CreateMul(b_.CreateZExt(warp_index(), b_.getInt64Ty()), b_.getInt64(register_stride_));
+  return b_.CreateGEP(b_.getInt8Ty(), regs_, b_.CreateAdd(base, b_.getInt64(reg_offset_[r])));
+}
+
+llvm::Value* BlockFunctionBuilder::load_lanes(uint32_t r) {
+  if (register_width(r) == 1) return mask_vector(b_.CreateAlignedLoad(i32(), slot(r), llvm::Align(4)));
+  return b_.CreateAlignedLoad(lanes_of(register_type(r)), slot(r), llvm::Align(64));
+}
+
+void BlockFunctionBuilder::store_lanes(uint32_t r, llvm::Value* lanes) {
+  if (register_width(r) == 1) {
+    b_.CreateAlignedStore(mask_bits(lanes), slot(r), llvm::Align(4));
+  } else {
+    b_.CreateAlignedStore(lanes, slot(r), llvm::Align(64));
+  }
+}
+
+void BlockFunctionBuilder::bind(uint32_t r) {
+  if (a_.shape[r] != Shape::Uniform) return;
+  if (r == carry_) {
+    fl_.carry_flag = slot(r);
+  } else {
+    fl_.registers[r] = slot(r);
+  }
+}
+
+void BlockFunctionBuilder::bind_operand(const ptx::Operand& op) {
+  if (op.kind == ptx::Operand::Kind::Register && op.reg < a_.shape.size()) bind(op.reg);
+  for (const ptx::Operand& element : op.elements) bind_operand(element);
+}
+
+
+// --- special registers -------------------------------------------------------------
+
+// A thread's linear index in the block: warp * 32 + lane.
+llvm::Value* BlockFunctionBuilder::lane_special(ptx::SpecialRegister sreg, unsigned component, llvm::Value* lane) {
+  using S = ptx::SpecialRegister;
+  llvm::Value* linear = b_.CreateAdd(b_.CreateMul(warp_index(), c32(kLanes)), lane);
+  switch (sreg) {
+    case S::Tid:
+      if (component == 0) return b_.CreateURem(linear, c32(shape_.x));
+      if (component == 1) return b_.CreateURem(b_.CreateUDiv(linear, c32(shape_.x)), c32(shape_.y));
+      return b_.CreateUDiv(linear, c32(shape_.x * shape_.y));
+    case S::Laneid:
+      return lane;
+    case S::LanemaskEq:
+      return b_.CreateShl(c32(1), lane);
+    case S::LanemaskLt:
+      return b_.CreateSub(b_.CreateShl(c32(1), lane), c32(1));
+    case S::LanemaskLe:
+      return b_.CreateSub(b_.CreateShl(c32(2), lane), c32(1));
+    case S::LanemaskGe:
+      return b_.CreateNot(b_.CreateSub(b_.CreateShl(c32(1), lane), c32(1)));
+    case S::LanemaskGt:
+      return b_.CreateNot(b_.CreateSub(b_.CreateShl(c32(2), lane), c32(1)));
+    default:
+      return nullptr;
+  }
+}
+
+llvm::Value* BlockFunctionBuilder::special_register(ptx::SpecialRegister sreg, unsigned component) {
+  using S = ptx::SpecialRegister;
+  switch (sreg) {
+    case S::Ntid:
+      return c32(component == 0 ? shape_.x : component == 1 ? shape_.y : shape_.z);
+    case S::Warpid:
+      return warp_index();
+    default:
+      break;
+  }
+  if (mode_ == Mode::Lane) {
+    if (llvm::Value* v = lane_special(sreg, component, lane_)) return v;
+    // The block's registers come from the block's context, not the lane's.
+    llvm::Value* saved = fl_.thread_context;
+    fl_.thread_context = block_context_;
+    mode_ = Mode::Uniform;
+    llvm::Value* v = fl_.special_register(sreg, component);
+    mode_ = Mode::Lane;
+    fl_.thread_context = saved;
+    return v;
+  }
+  // A uniform read of a thread index is the same in every lane: lane 0's.
+  if (sreg == S::Tid) return lane_special(sreg, component, c32(0));
+  return nullptr;
+}
+
+llvm::Value* BlockFunctionBuilder::vector_special(ptx::SpecialRegister sreg, unsigned component) {
+  std::vector<llvm::Constant*> numbers;
+  for (uint32_t l = 0; l < kLanes; ++l) numbers.push_back(b_.getInt32(l));
+  llvm::Value* iota = llvm::ConstantVector::get(numbers);
+  llvm::Value* base = b_.CreateVectorSplat(kLanes, b_.CreateMul(warp_index(), c32(kLanes)));
+  using S = ptx::SpecialRegister;
+  llvm::Value* linear = b_.CreateAdd(base, iota);
+  auto splat = [&](uint32_t x) { return b_.CreateVectorSplat(kLanes, c32(x)); };
+  switch (sreg) {
+    case S::Tid:
+      if (component == 0) return b_.CreateURem(linear, splat(shape_.x));
+      if (component == 1) return b_.CreateURem(b_.CreateUDiv(linear, splat(shape_.x)), splat(shape_.y));
+      return b_.CreateUDiv(linear, splat(shape_.x * shape_.y));
+    case S::Laneid:
+      return iota;
+    case S::LanemaskEq:
+      return b_.CreateShl(splat(1), iota);
+    case S::LanemaskLt:
+      return b_.CreateSub(b_.CreateShl(splat(1), iota), splat(1));
+    case S::LanemaskLe:
+      return b_.CreateSub(b_.CreateShl(splat(2), iota), splat(1));
+    case S::LanemaskGe:
+      return b_.CreateNot(b_.CreateSub(b_.CreateShl(splat(1), iota), splat(1)));
+    case S::LanemaskGt:
+      return b_.CreateNot(b_.CreateSub(b_.CreateShl(splat(2), iota), splat(1)));
+    default: {
+      Mode saved = mode_;
+      mode_ = Mode::Uniform;
+      llvm::Value* one = fl_.special_register(sreg, component);
+      mode_ = saved;
+      return b_.CreateVectorSplat(kLanes, one);
+    }
+  }
+}
+
+// --- operands as 32 lanes ------------------------------------------------------------
+
+llvm::Value* BlockFunctionBuilder::uniform_read(const ptx::Operand& op, ptx::Type type) {
+  bind_operand(op);
+  const Mode saved = mode_;
+  mode_ = Mode::Uniform;
+  llvm::Value* v = fl_.read(op, type);
+  mode_ = saved;
+  return v;
+}
+
+llvm::Value* BlockFunctionBuilder::vector_read(const ptx::Operand& op, ptx::Type type) {
+  llvm::Type* want = fl_.value_type(type);
+  if (op.kind == ptx::Operand::Kind::Register && op.reg < a_.shape.size() && a_.shape[op.reg] == Shape::Varying) {
+    llvm::Value* bits = load_lanes(op.reg);
+    if (type == ptx::Type::Pred) return op.negated ? b_.CreateNot(bits) : bits;
+    const unsigned width = ptx::bit_width(type);
+    const unsigned have = register_width(op.reg);
+    llvm::Type* lanes = lanes_of(fl_.int_type(width));
+    if (have > width) bits = b_.CreateTrunc(bits, lanes);
+    if (have < width) bits = ptx::is_signed_int(type) ? b_.CreateSExt(bits, lanes) : b_.CreateZExt(bits, lanes);
+    return want->isIntegerTy() ? bits : b_.CreateBitCast(bits, lanes_of(want));
+  }
+  if (op.kind == ptx::Operand::Kind::SpecialRegister && special_register_varies(op.sreg, op.component, shape_)) {
+    llvm::Value* v = vector_special(op.sreg, op.component);
+    const unsigned width = ptx::bit_width(type);
+    llvm::Type* lanes = lanes_of(fl_.int_type(width));
+    if (width < 32) v = b_.CreateTrunc(v, lanes);
+    if (width > 32) v = b_.CreateZExt(v, lanes);
+    return want->isIntegerTy() ? v : b_.CreateBitCast(v, lanes_of(want));
+  }
+  return b_.CreateVectorSplat(kLanes, uniform_read(op, type));
+}
+
+void BlockFunctionBuilder::vector_write(const ptx::Operand& op, ptx::Type type, llvm::Value* value, llvm::Value* mask) {
+  if (fl_.is_sink(op)) return;
+  if (op.kind != ptx::Operand::Kind::Register || a_.shape[op.reg] != Shape::Varying) {
+    fail("internal error: a per-lane result written to a register that is not varying");
+    return;
+  }
+  const uint32_t r = op.reg;
+  const unsigned have = register_width(r);
+  llvm::Type* element = value->getType()->getScalarType();
+  if (!element->isIntegerTy()) value = b_.CreateBitCast(value, lanes_of(fl_.int_type(element->getPrimitiveSizeInBits())));
+  const unsigned width = value->getType()->getScalarSizeInBits();
+  llvm::Type* lanes = lanes_of(fl_.int_type(have));
+  if (width > have) value = b_.CreateTrunc(value, lanes);
+  if (width < have) value = ptx::is_signed_int(type) ? b_.CreateSExt(value, lanes) : b_.CreateZExt(value, lanes);
+  store_lanes(r, b_.CreateSelect(mask_vector(mask), value, load_lanes(r)));
+}
+
+}  // namespace cucpu::jit::block_function
