@@ -247,10 +247,16 @@ void CompiledBlock::collective_results(uint32_t warp_index, uint32_t lanes, uint
 uint32_t CompiledBlock::settle() {
   const uint32_t threads = setup_->thread_count();
   const uint32_t warp_count = frame_.warp_count;
-  barriers_.reset(threads);
   std::vector<uint32_t> released;
-  // Exited threads first: no barrier waits for them.
+  bool barrier_parks = false;
   for (uint32_t w = 0; w < warp_count; ++w) {
+    const jit::CompiledWarp& state = warp(w);
+    for (uint32_t k = 0; k < state.park_count; ++k)
+      barrier_parks |= state.parks[k].kind == jit::ParkKind::Sync || state.parks[k].kind == jit::ParkKind::Reduce;
+  }
+  barriers_.reset(barrier_parks ? threads : 0);
+  // Exited threads first: no barrier waits for them.
+  for (uint32_t w = 0; w < warp_count && barrier_parks; ++w) {
     const uint32_t live = warp(w).live;
     for (uint32_t lane = 0; lane < kWarpSize && w * kWarpSize + lane < threads; ++lane)
       if (!(live >> lane & 1)) barriers_.thread_exited(w * kWarpSize + lane, released);
@@ -308,7 +314,8 @@ uint32_t CompiledBlock::settle() {
         if (goes_on[w * kWarpSize + lane]) lanes |= 1u << lane;
       }
       if (lanes != 0) {
-        const BarrierVote vote = barriers_.vote_of(w * kWarpSize + static_cast<uint32_t>(__builtin_ctz(lanes)));
+        const uint32_t first = w * kWarpSize + static_cast<uint32_t>(__builtin_ctz(lanes));
+        const BarrierVote vote = barrier_parks ? barriers_.vote_of(first) : BarrierVote{};
         state.runs[state.run_count++] = jit::CompiledRun{park.point, lanes, vote.true_count, vote.thread_count};
         any_run = true;
       }

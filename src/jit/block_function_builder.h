@@ -82,6 +82,8 @@ class BlockFunctionBuilder {
   void emit_uniform(const ptx::Instruction& inst);
   void emit_per_lane(const ptx::Instruction& inst, uint32_t statement);
   void emit_lane_wise(const ptx::Instruction& inst);
+  bool emit_memory(const ptx::Instruction& inst);  // warp_memory.cpp
+  llvm::Value* lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run);
   void emit_activemask(const ptx::Instruction& inst);
   llvm::Value* active_mask_for(const ptx::Instruction& inst, llvm::BasicBlock*& skip_to);
   template <typename Body>

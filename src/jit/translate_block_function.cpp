@@ -205,7 +205,8 @@ void BlockFunctionBuilder::emit_round_structure() {
   b_.CreateBr(warp_loop_bb_);
 
   // round_end: if every warp with live lanes parked them all at one bar.sync 0 (no count,
-  // no reduction) at the same point, they all go on there; else ask the executor.
+  // no reduction) at the same point, they all go on there; if none has live lanes, the
+  // block has ended; else ask the executor.
   b_.SetInsertPoint(round_end_bb_);
   llvm::BasicBlock* check = new_block("round.check");
   llvm::BasicBlock* checked = new_block("round.checked");
@@ -243,8 +244,12 @@ void BlockFunctionBuilder::emit_round_structure() {
   common->addIncoming(new_common, next);
   b_.CreateBr(check);
 
+  // No common point: no warp has a live lane left, the block has ended.
+  llvm::BasicBlock* ended = new_block("block.ended");
   b_.SetInsertPoint(checked);
-  b_.CreateCondBr(b_.CreateICmpEQ(common, c32(kNone)), settle, release);
+  b_.CreateCondBr(b_.CreateICmpEQ(common, c32(kNone)), ended, release);
+  b_.SetInsertPoint(ended);
+  b_.CreateRetVoid();
 
   // Every live warp's lanes go on at the common point.
   b_.SetInsertPoint(release);

@@ -119,6 +119,7 @@ void BlockFunctionBuilder::emit_instruction(uint32_t statement) {
     emit_uniform(inst);
   } else if (lowers_lane_wise(inst)) {
     emit_lane_wise(inst);
+  } else if (emit_memory(inst)) {
   } else {
     emit_per_lane(inst, statement);
   }

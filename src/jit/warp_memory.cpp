@@ -1,0 +1,239 @@
+// Loads and stores of the compiled block function on all 32 lanes at once
+// (block_function_builder.h): each lane's address, the alignment check of the scalar
+// lowering (lower_data_movement.cpp check_alignment) for every active lane, then one
+// masked gather or scatter per element, or one masked vector load or store when the active
+// lanes' addresses are consecutive (the common case of `p[threadIdx.x]`). A gather reads
+// every lane's value before any later instruction runs and a scatter writes lanes in lane
+// order (the highest lane's value stays where lanes collide), as the lanes one after
+// another would. Loads and stores with memory-order semantics (.volatile, .relaxed,
+// .acquire, .release) and the spaces whose addresses need more (.shared::cluster, 32-bit
+// .local addresses) run once per lane.
+#include <fmt/format.h>
+#include <llvm/IR/Intrinsics.h>
+#include <llvm/IR/MDBuilder.h>
+
+#include "jit/block_function_builder.h"
+
+namespace cucpu::jit::block_function {
+namespace {
+
+bool loads_or_stores_lane_wise(const ptx::Instruction& inst) {
+  if (inst.opcode != ptx::Opcode::Ld && inst.opcode != ptx::Opcode::Ldu && inst.opcode != ptx::Opcode::St) return false;
+  if (inst.q.sem != ptx::Semantics::None || inst.operands.size() != 2) return false;
+  const unsigned bits = ptx::bit_width(inst.q.type);
+  if (bits < 8 || bits > 64 || inst.q.type == ptx::Type::Pred) return false;
+  if (inst.q.vector != 1 && inst.q.vector != 2 && inst.q.vector != 4) return false;
+  switch (inst.q.space) {
+    case ptx::StateSpace::Global:
+    case ptx::StateSpace::Shared:
+    case ptx::StateSpace::Generic:
+    case ptx::StateSpace::Const:
+    case ptx::StateSpace::Local:
+    case ptx::StateSpace::Param:
+      return true;
+    default:
+      return false;
+  }
+}
+
+}  // namespace
+
+// Each lane's address of an address operand in `space`; null when this is not one the
+// lane-wise path knows (the caller then runs the instruction per lane).
+llvm::Value* BlockFunctionBuilder::lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run) {
+  const ptx::Operand* base = nullptr;
+  int64_t offset = 0;
+  if (op.kind == ptx::Operand::Kind::Address) {
+    base = op.elements.empty() ? nullptr : &op.elements[0];
+    offset = op.offset;
+    if (op.elements.size() > 1) return nullptr;
+  } else if (op.kind == ptx::Operand::Kind::Register || op.kind == ptx::Operand::Kind::Symbol) {
+    base = &op;
+  } else {
+    return nullptr;
+  }
+  const bool shared = space == ptx::StateSpace::Shared;
+  // A dry run only says whether the operand is one this path knows: it makes no IR.
+  llvm::Value* known = llvm::UndefValue::get(fl_.ptr_type());
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* lanes64 = lanes_of(i64);
+  auto splat64 = [&](int64_t v) { return llvm::ConstantInt::get(lanes64, static_cast<uint64_t>(v)); };
+  auto byte_lanes = [&](llvm::Value* pointer, llvm::Value* offsets) {  // pointer + offsets[l]
+    return b_.CreateGEP(b_.getInt8Ty(), pointer, offsets);
+  };
+  if (base == nullptr) {
+    if (dry_run) return known;
+    if (shared) return byte_lanes(fl_.shared_base, splat64(offset));
+    return b_.CreateIntToPtr(splat64(offset), lanes_of(fl_.ptr_type()));
+  }
+  if (base->kind == ptx::Operand::Kind::Symbol) {
+    auto frame = lane_frame_offset_.find(base->name);
+    if (frame != lane_frame_offset_.end()) {
+      // A per-lane variable: every lane's frame, the variable's place in it.
+      if (space != ptx::StateSpace::Local && space != ptx::StateSpace::Param && space != ptx::StateSpace::Generic)
+        return nullptr;
+      if (dry_run) return known;
+      std::vector<llvm::Constant*> numbers;
+      for (uint32_t l = 0; l < kLanes; ++l) numbers.push_back(b_.getInt64(l));
+      llvm::Value* threads = b_.CreateAdd(
+          b_.CreateVectorSplat(kLanes, b_.CreateMul(b_.CreateZExt(warp_index(), i64), b_.getInt64(kLanes))),
+          llvm::ConstantVector::get(numbers));
+      llvm::Value* offsets = b_.CreateAdd(b_.CreateMul(threads, splat64(local_stride_)),
+                                          splat64(static_cast<int64_t>(frame->second) + offset));
+      return byte_lanes(local_, offsets);
+    }
+    const SymbolBinding* s = fl_.find_symbol(base->name);
+    if (s == nullptr) return nullptr;
+    if (s->kind == SymbolBinding::Kind::SharedOffset) {
+      if (!shared && space != ptx::StateSpace::Generic) return nullptr;
+      if (dry_run) return known;
+      return byte_lanes(fl_.shared_base, splat64(static_cast<int64_t>(s->shared_offset) + offset));
+    }
+    if (s->kind != SymbolBinding::Kind::Memory || s->address == nullptr) return nullptr;
+    if (dry_run) return known;
+    return byte_lanes(s->address, splat64(offset));
+  }
+  if (base->kind != ptx::Operand::Kind::Register || base->reg >= a_.shape.size()) return nullptr;
+  const unsigned bits = register_width(base->reg);
+  if (bits != 32 && bits != 64) return nullptr;
+  if (space == ptx::StateSpace::Local && bits == 32) return nullptr;
+  if (space == ptx::StateSpace::Param) return nullptr;
+  if (dry_run) return known;
+  llvm::Value* v = vector_read(*base, bits == 32 ? ptx::Type::U32 : ptx::Type::U64);
+  if (bits == 32) v = b_.CreateZExt(v, lanes64);
+  if (shared) return byte_lanes(fl_.shared_base, b_.CreateAdd(v, splat64(offset)));
+  return b_.CreateIntToPtr(b_.CreateAdd(v, splat64(offset)), lanes_of(fl_.ptr_type()));
+}
+
+// ld/ldu/st on the active lanes. False when it is not one the lane-wise path takes.
+bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
+  if (!loads_or_stores_lane_wise(inst)) return false;
+  const bool store = inst.opcode == ptx::Opcode::St;
+  const ptx::Operand& address = inst.operands[store ? 0 : 1];
+  const ptx::Operand& data = inst.operands[store ? 1 : 0];
+  std::vector<const ptx::Operand*> values;
+  if (inst.q.vector == 1 && data.kind != ptx::Operand::Kind::Vector) {
+    values.push_back(&data);
+  } else if (data.kind == ptx::Operand::Kind::Vector && data.elements.size() == inst.q.vector) {
+    for (const ptx::Operand& e : data.elements) values.push_back(&e);
+  } else {
+    return false;
+  }
+  for (const ptx::Operand* v : values) {
+    const bool ok = v->kind == ptx::Operand::Kind::Register || v->kind == ptx::Operand::Kind::Sink ||
+                    (store && v->kind == ptx::Operand::Kind::Immediate);
+    if (!ok) return false;
+  }
+  // An address this path does not know goes per lane (checked before any IR is made).
+  if (lane_addresses(address, inst.q.space, true) == nullptr) return false;
+  llvm::BasicBlock* skip_to = nullptr;
+  llvm::Value* mask = active_mask_for(inst, skip_to);
+  // No lane (a guard false everywhere): nothing to access.
+  llvm::BasicBlock* none = new_block("access.none");
+  llvm::BasicBlock* some = new_block("access");
+  b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(0)), none, some);
+  b_.SetInsertPoint(some);
+  llvm::Value* pointers = lane_addresses(address, inst.q.space, false);
+  const unsigned bits = ptx::bit_width(inst.q.type);
+  const uint64_t element_bytes = bits / 8;
+  const uint64_t access_bytes = element_bytes * values.size();
+  llvm::Value* mask_lanes = mask_vector(mask);
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* lanes64 = lanes_of(i64);
+
+  // The alignment the GPU requires of global, shared and generic accesses (a misaligned
+  // active lane ends the launch with cudaErrorMisalignedAddress, named by its lane).
+  llvm::Value* integers = b_.CreatePtrToInt(pointers, lanes64);
+  const ptx::StateSpace space = inst.q.space;
+  if (access_bytes > 1 &&
+      (space == ptx::StateSpace::Global || space == ptx::StateSpace::Shared || space == ptx::StateSpace::Generic)) {
+    llvm::Value* low = b_.CreateAnd(integers, llvm::ConstantInt::get(lanes64, access_bytes - 1));
+    llvm::Value* bad = b_.CreateAnd(mask, mask_bits(b_.CreateICmpNE(low, llvm::ConstantInt::get(lanes64, 0))));
+    llvm::BasicBlock* misaligned = new_block("misaligned");
+    llvm::BasicBlock* aligned = new_block("aligned");
+    b_.CreateCondBr(b_.CreateICmpNE(bad, c32(0)), misaligned, aligned,
+                    llvm::MDBuilder(fl_.ctx).createBranchWeights(1, 1 << 20));
+    b_.SetInsertPoint(misaligned);
+    llvm::Value* lane = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {bad, b_.getTrue()});
+    llvm::Type* enter[] = {fl_.ptr_type(), i32(), i32()};
+    b_.CreateCall(runtime(kCompiledEnterLane, b_.getVoidTy(), enter), {frame_, warp_index(), lane});
+    llvm::Type* args[] = {fl_.ptr_type(), fl_.ptr_type(), i32()};
+    b_.CreateCall(runtime(kMisaligned, b_.getVoidTy(), args),
+                  {lane_context_, b_.CreateExtractElement(pointers, lane), c32(access_bytes)});
+    b_.CreateUnreachable();
+    b_.SetInsertPoint(aligned);
+  }
+
+  // Consecutive addresses (lane l at first + l * size): one masked vector access.
+  llvm::Value* consecutive = b_.getFalse();
+  llvm::Value* start = nullptr;
+  if (values.size() == 1) {
+    llvm::Value* first = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
+    llvm::Value* first_address = b_.CreateExtractElement(integers, first);
+    llvm::Value* base = b_.CreateSub(first_address, b_.CreateMul(b_.CreateZExt(first, i64), b_.getInt64(element_bytes)));
+    std::vector<llvm::Constant*> steps;
+    for (uint32_t l = 0; l < kLanes; ++l) steps.push_back(b_.getInt64(uint64_t{l} * element_bytes));
+    llvm::Value* expected = b_.CreateAdd(b_.CreateVectorSplat(kLanes, base), llvm::ConstantVector::get(steps));
+    llvm::Value* off = b_.CreateAnd(mask, mask_bits(b_.CreateICmpNE(integers, expected)));
+    consecutive = b_.CreateICmpEQ(off, c32(0));
+    start = b_.CreateIntToPtr(base, fl_.ptr_type());
+  }
+  llvm::Type* element = fl_.int_type(bits);
+  llvm::Type* lanes_type = lanes_of(element);
+  const llvm::Align align(element_bytes);
+  for (size_t i = 0; i < values.size(); ++i) {
+    llvm::Value* at = i == 0 ? pointers
+                             : b_.CreateGEP(b_.getInt8Ty(), pointers,
+                                            llvm::ConstantInt::get(lanes64, i * element_bytes));
+    if (store) {
+      llvm::Value* v = fl_.to_bits(vector_read(*values[i], inst.q.type));
+      if (v->getType()->getScalarSizeInBits() != bits) v = b_.CreateTrunc(v, lanes_type);
+      if (values.size() == 1) {
+        llvm::BasicBlock* together = new_block("store.consecutive");
+        llvm::BasicBlock* scattered = new_block("store.scattered");
+        llvm::BasicBlock* done = new_block("store.done");
+        b_.CreateCondBr(consecutive, together, scattered);
+        b_.SetInsertPoint(together);
+        b_.CreateMaskedStore(v, start, align, mask_lanes);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(scattered);
+        b_.CreateMaskedScatter(v, at, align, mask_lanes);
+        b_.CreateBr(done);
+        b_.SetInsertPoint(done);
+      } else {
+        b_.CreateMaskedScatter(v, at, align, mask_lanes);
+      }
+      continue;
+    }
+    llvm::Value* loaded = nullptr;
+    if (values.size() == 1) {
+      llvm::BasicBlock* together = new_block("load.consecutive");
+      llvm::BasicBlock* scattered = new_block("load.gathered");
+      llvm::BasicBlock* done = new_block("load.done");
+      b_.CreateCondBr(consecutive, together, scattered);
+      b_.SetInsertPoint(together);
+      llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, start, align, mask_lanes);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(scattered);
+      llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* phi = b_.CreatePHI(lanes_type, 2);
+      phi->addIncoming(vector_load, together);
+      phi->addIncoming(gathered, scattered);
+      loaded = phi;
+    } else {
+      loaded = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
+    }
+    if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
+  }
+  b_.CreateBr(none);
+  b_.SetInsertPoint(none);
+  if (skip_to != nullptr) {
+    b_.CreateBr(skip_to);
+    b_.SetInsertPoint(skip_to);
+  }
+  return true;
+}
+
+}  // namespace cucpu::jit::block_function
