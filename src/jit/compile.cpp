@@ -65,7 +65,7 @@ Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module
   if (key && !options.dump_ir) {
     if (auto cached = load_cached(*options.cache, *key)) {
       auto loaded = load_into_orc(std::move(cached->facts), std::move(cached->object), *target, options.runtime,
-                                  shared_module(module), {});
+                                  shared_module(module), {}, BlockFunctionCache{options.cache, key});
       if (loaded) {
         log::debug(log::Category::Jit, "disk cache hit {}: loaded in {:.1f} ms", key->prefix(),
                    milliseconds_since(started));
@@ -96,7 +96,8 @@ Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module
   }
   // Load the code and look up kernels and variables.
   return load_into_orc(std::move(translated->facts), std::move(*object), std::move(*target), options.runtime,
-                       shared_module(module), std::move(translated->kernel_access));
+                       shared_module(module), std::move(translated->kernel_access),
+                       BlockFunctionCache{options.cache, key});
 }
 
 Result<std::string> translate_to_llvm_ir(const ptx::Module& module) {

@@ -63,7 +63,8 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(ModuleFacts facts, std::un
                                                       llvm::orc::JITTargetMachineBuilder target,
                                                       const RuntimeSymbols& runtime,
                                                       std::shared_ptr<const ptx::Module> ptx,
-                                                      std::map<std::string, FunctionAccess> kernel_access) {
+                                                      std::map<std::string, FunctionAccess> kernel_access,
+                                                      BlockFunctionCache block_cache) {
   auto jit = llvm::orc::LLJITBuilder().setJITTargetMachineBuilder(std::move(target)).create();
   if (!jit) return jit_error(jit.takeError());
   auto result = std::make_unique<OrcModule>();
@@ -107,7 +108,7 @@ Result<std::unique_ptr<CompiledModule>> load_into_orc(ModuleFacts facts, std::un
       std::optional<FunctionAccess> access;
       if (auto it = kernel_access.find(kernel.name); it != kernel_access.end()) access = std::move(it->second);
       result->block_compilers.push_back(
-          std::make_unique<OrcBlockCompiler>(lljit, ptx, *body, std::move(access), kernel.params));
+          std::make_unique<OrcBlockCompiler>(lljit, ptx, *body, std::move(access), kernel.params, block_cache));
       kernel.block_compiler = result->block_compilers.back().get();
     }
     log::debug(log::Category::Jit, "kernel {}: {}", kernel.name,
