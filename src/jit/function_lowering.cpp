@@ -559,6 +559,35 @@ llvm::FunctionCallee FunctionLowering::runtime_function(const char* name, llvm::
   return m.module->getOrInsertFunction(name, llvm::FunctionType::get(result, params, false));
 }
 
+llvm::Value* FunctionLowering::call_pure_helper(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Value*> args) {
+  std::vector<llvm::Type*> params;
+  for (llvm::Value* a : args) params.push_back(a->getType()->getScalarType());
+  llvm::FunctionCallee helper = runtime_function(name, result->getScalarType(), params);
+  if (!result->isVectorTy()) return b.CreateCall(helper, args);
+  // Lane by lane, in a loop: each lane's arguments out of the vectors, its result in.
+  const unsigned count = llvm::cast<llvm::FixedVectorType>(result)->getNumElements();
+  llvm::BasicBlock* before = b.GetInsertBlock();
+  llvm::BasicBlock* loop = new_block("helper.lane");
+  llvm::BasicBlock* after = new_block("helper.done");
+  b.CreateBr(loop);
+  b.SetInsertPoint(loop);
+  llvm::PHINode* lane = b.CreatePHI(b.getInt32Ty(), 2, "lane");
+  llvm::PHINode* lanes = b.CreatePHI(result, 2, "lanes");
+  lane->addIncoming(b.getInt32(0), before);
+  lanes->addIncoming(llvm::PoisonValue::get(result), before);
+  std::vector<llvm::Value*> one;
+  for (llvm::Value* a : args) one.push_back(a->getType()->isVectorTy() ? b.CreateExtractElement(a, lane) : a);
+  llvm::Value* next = b.CreateInsertElement(lanes, b.CreateCall(helper, one), lane);
+  llvm::Value* next_lane = b.CreateAdd(lane, b.getInt32(1));
+  lane->addIncoming(next_lane, loop);
+  lanes->addIncoming(next, loop);
+  b.CreateCondBr(b.CreateICmpULT(next_lane, b.getInt32(count)), loop, after);
+  b.SetInsertPoint(after);
+  llvm::PHINode* out = b.CreatePHI(result, 1);
+  out->addIncoming(next, loop);
+  return out;
+}
+
 llvm::FunctionType* ptx_function_type(llvm::LLVMContext& context, const ptx::Function& function) {
   std::vector<llvm::Type*> params(1 + function.returns.size() + function.params.size(),
                                   llvm::PointerType::getUnqual(context));

@@ -152,6 +152,10 @@ class FunctionLowering {
   llvm::BasicBlock* new_block(const std::string& name);
   llvm::Function* intrinsic(unsigned id, llvm::ArrayRef<llvm::Type*> types);
   llvm::FunctionCallee runtime_function(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Type*> params);
+  // A call of a pure helper on scalars (directed rounding, the special function models):
+  // `result` and vector `args` are one lane's in lane-wise lowering, where it is called once
+  // per lane (the helpers have no vector form); arguments that are scalars go to every lane.
+  llvm::Value* call_pure_helper(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Value*> args);
   llvm::Value* load_context_u32(size_t offset);
   llvm::Value* load_context_u64(size_t offset);
   void emit_return();  // ret: hands the .reg return values to the caller, then returns

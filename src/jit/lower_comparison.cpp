@@ -225,7 +225,8 @@ void lower_testp(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::Type* type = x->getType();
   llvm::Value* magnitude = b.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, x);
   llvm::Value* infinity = llvm::ConstantFP::getInfinity(type);
-  llvm::Value* smallest_normal = llvm::ConstantFP::get(type, type->isFloatTy() ? 0x1p-126 : 0x1p-1022);
+  llvm::Value* smallest_normal =
+      llvm::ConstantFP::get(type, type->getScalarType()->isFloatTy() ? 0x1p-126 : 0x1p-1022);
   llvm::Value* result;
   switch (inst.q.operation) {
     case ptx::Operation::Finite:

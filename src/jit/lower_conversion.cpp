@@ -114,8 +114,7 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
       std::string name =
           fmt::format("__cucpu_jit_cvt_{}_{}", dst == ptx::Type::F64 ? "f64" : "f32", via_u64 ? "u64" : "s64");
       llvm::Value* wide = fl.resize_int(raw, 64, is_signed);
-      result = b.CreateCall(fl.runtime_function(name.c_str(), target, {b.getInt64Ty(), b.getInt32Ty()}),
-                            {wide, b.getInt32(static_cast<uint32_t>(mode))});
+      result = fl.call_pure_helper(name.c_str(), target, {wide, b.getInt32(static_cast<uint32_t>(mode))});
     }
     if (inst.q.sat) result = fl.saturate_unit(result);
     if (dst == ptx::Type::BF16) {
@@ -167,9 +166,8 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
       result = b.CreateFPExt(v, fl.shaped(b.getDoubleTy()));
     } else if (dst == ptx::Type::F32 && from == 64) {
       result = mode == 0 ? b.CreateFPTrunc(v, fl.shaped(b.getFloatTy()))
-                         : b.CreateCall(fl.runtime_function("__cucpu_jit_cvt_f32_f64", b.getFloatTy(),
-                                                            {b.getDoubleTy(), b.getInt32Ty()}),
-                                        {v, b.getInt32(static_cast<uint32_t>(mode))});
+                         : fl.call_pure_helper("__cucpu_jit_cvt_f32_f64", fl.shaped(b.getFloatTy()),
+                                               {v, b.getInt32(static_cast<uint32_t>(mode))});
     } else if ((dst == ptx::Type::F16 || dst == ptx::Type::BF16) && mode != 0) {
       fl.fail("only .rn conversions to f16/bf16 are supported yet");
       return;

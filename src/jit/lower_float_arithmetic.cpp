@@ -25,11 +25,9 @@ namespace {
 llvm::Value* call_rounding_helper(FunctionLowering& fl, const char* operation, int mode,
                                   std::vector<llvm::Value*> args) {
   llvm::Type* t = args[0]->getType();
-  std::string name = fmt::format("__cucpu_jit_{}_{}", operation, t->isFloatTy() ? "f32" : "f64");
-  std::vector<llvm::Type*> params(args.size(), t);
-  params.push_back(fl.b.getInt32Ty());
+  std::string name = fmt::format("__cucpu_jit_{}_{}", operation, t->getScalarType()->isFloatTy() ? "f32" : "f64");
   args.push_back(fl.b.getInt32(static_cast<uint32_t>(mode)));
-  return fl.b.CreateCall(fl.runtime_function(name.c_str(), t, params), args);
+  return fl.call_pure_helper(name.c_str(), t, args);
 }
 
 // An f64 NaN operand, quieted: the result the GPU gives for it.
@@ -159,6 +157,7 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
   if (!mods.check()) return;
   llvm::Value* x = mods.in(1);
   llvm::Type* t = x->getType();
+  const bool f32 = t->getScalarType()->isFloatTy();
   bool directed = mods.mode > 0;
   llvm::Value* one = llvm::ConstantFP::get(t, 1.0);
   llvm::Value* result = nullptr;
@@ -177,19 +176,19 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
       result = directed ? call_rounding_helper(fl, "div", mods.mode, {one, x}) : b.CreateFDiv(one, x);
       break;
     case ptx::Opcode::Rsqrt: {  // the H100's MUFU.RSQ, bit for bit (special_function_unit.cpp)
-      const char* name = t->isFloatTy() ? "__cucpu_jit_rsqrt_approx_f32"
-                         : inst.q.ftz   ? "__cucpu_jit_rsqrt_approx_ftz_f64"
-                                        : "__cucpu_jit_rsqrt_approx_f64";
-      result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
+      const char* name = f32                ? "__cucpu_jit_rsqrt_approx_f32"
+                         : inst.q.ftz       ? "__cucpu_jit_rsqrt_approx_ftz_f64"
+                                            : "__cucpu_jit_rsqrt_approx_f64";
+      result = fl.call_pure_helper(name, t, {x});
       break;
     }
     case ptx::Opcode::Ex2:
     case ptx::Opcode::Lg2: {  // f32: MUFU.EX2/LG2 (with ptxas's subnormal rescaling without .ftz)
       bool ex2 = inst.opcode == ptx::Opcode::Ex2;
-      if (t->isFloatTy()) {
+      if (f32) {
         const char* name = ex2 ? (inst.q.ftz ? "__cucpu_jit_ex2_approx_ftz_f32" : "__cucpu_jit_ex2_approx_f32")
                                : (inst.q.ftz ? "__cucpu_jit_lg2_approx_ftz_f32" : "__cucpu_jit_lg2_approx_f32");
-        result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
+        result = fl.call_pure_helper(name, t, {x});
       } else {
         result = b.CreateUnaryIntrinsic(ex2 ? llvm::Intrinsic::exp2 : llvm::Intrinsic::log2, x);
       }
@@ -198,17 +197,16 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
     case ptx::Opcode::Sin:
     case ptx::Opcode::Cos: {  // f32: FMUL.RZ by 1/(2 pi) and MUFU.SIN/COS, bit for bit
       bool sin = inst.opcode == ptx::Opcode::Sin;
-      if (t->isFloatTy()) {
+      if (f32) {
         const char* name = sin ? "__cucpu_jit_sin_approx_f32" : "__cucpu_jit_cos_approx_f32";
-        result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
+        result = fl.call_pure_helper(name, t, {x});
       } else {
         result = b.CreateUnaryIntrinsic(sin ? llvm::Intrinsic::sin : llvm::Intrinsic::cos, x);
       }
       break;
     }
     default: {  // tanh: libm
-      const char* name = t->isFloatTy() ? "tanhf" : "tanh";
-      result = b.CreateCall(fl.runtime_function(name, t, {t}), {x});
+      result = fl.call_pure_helper(f32 ? "tanhf" : "tanh", t, {x});
       break;
     }
   }

@@ -38,13 +38,13 @@ bool plain_operands(const ptx::Instruction& inst) {
 }
 
 // Whether the scalar lowering of `inst` is width-generic, so that it can run once on all 32
-// lanes as vectors (FunctionLowering::lanes): pure arithmetic whose lowering uses no runtime
-// helper and no scalar-only type. Audited family by family; everything else runs once per
-// lane. tests/isa exercises these instructions' corner cases under this strategy.
+// lanes as vectors (FunctionLowering::lanes): pure arithmetic whose lowering uses no
+// scalar-only type and calls helpers only through call_pure_helper (one call per lane).
+// Audited family by family; everything else runs once per lane. tests/isa exercises these
+// instructions' corner cases under this strategy.
 bool lowers_lane_wise(const ptx::Instruction& inst) {
   const ptx::Type t = inst.q.type;
   if (!plain_operands(inst)) return false;
-  const bool round_nearest = inst.q.rounding == ptx::Rounding::None || inst.q.rounding == ptx::Rounding::NearestEven;
   switch (inst.opcode) {
     case ptx::Opcode::Mov:
       return t != ptx::Type::None && !ptx::is_narrow_float(t);
@@ -53,21 +53,27 @@ bool lowers_lane_wise(const ptx::Instruction& inst) {
     case ptx::Opcode::Mul:
     case ptx::Opcode::Mad:
       if (is_integer_type(t)) return !inst.q.carry;
-      return is_f32_f64(t) && round_nearest;
-    case ptx::Opcode::Fma:
+      return is_f32_f64(t);
     case ptx::Opcode::Div:
-      if (inst.opcode == ptx::Opcode::Div && is_integer_type(t)) return true;
-      return is_f32_f64(t) && round_nearest;
     case ptx::Opcode::Rem:
-      return is_integer_type(t);
+      return is_integer_type(t) || (inst.opcode == ptx::Opcode::Div && is_f32_f64(t));
     case ptx::Opcode::Min:
     case ptx::Opcode::Max:
     case ptx::Opcode::Neg:
     case ptx::Opcode::Abs:
       return is_integer_type(t) || is_f32_f64(t);
+    case ptx::Opcode::Fma:
     case ptx::Opcode::Sqrt:
     case ptx::Opcode::Rcp:
-      return is_f32_f64(t) && round_nearest;
+    case ptx::Opcode::Rsqrt:
+    case ptx::Opcode::Ex2:
+    case ptx::Opcode::Lg2:
+    case ptx::Opcode::Sin:
+    case ptx::Opcode::Cos:
+    case ptx::Opcode::Tanh:
+    case ptx::Opcode::Copysign:
+    case ptx::Opcode::Testp:
+      return is_f32_f64(t);
     case ptx::Opcode::And:
     case ptx::Opcode::Or:
     case ptx::Opcode::Xor:
@@ -88,12 +94,9 @@ bool lowers_lane_wise(const ptx::Instruction& inst) {
       const ptx::Type from = inst.q.src_type;
       if (inst.q.satfinite) return false;
       if (is_integer_type(t) && is_integer_type(from)) return !inst.q.sat;
-      if (is_f32_f64(t) && is_integer_type(from)) return round_nearest;
+      if (is_f32_f64(t) && is_integer_type(from)) return true;
       if (is_integer_type(t) && is_f32_f64(from)) return true;
-      const bool integral = inst.q.rounding == ptx::Rounding::IntNearestEven ||
-                            inst.q.rounding == ptx::Rounding::IntZero || inst.q.rounding == ptx::Rounding::IntDown ||
-                            inst.q.rounding == ptx::Rounding::IntUp;
-      if (is_f32_f64(t) && is_f32_f64(from)) return round_nearest || integral;
+      if (is_f32_f64(t) && is_f32_f64(from)) return true;
       return false;
     }
     default:
