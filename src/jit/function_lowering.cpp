@@ -562,30 +562,26 @@ llvm::FunctionCallee FunctionLowering::runtime_function(const char* name, llvm::
 llvm::Value* FunctionLowering::call_pure_helper(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Value*> args) {
   std::vector<llvm::Type*> params;
   for (llvm::Value* a : args) params.push_back(a->getType()->getScalarType());
-  llvm::FunctionCallee helper = runtime_function(name, result->getScalarType(), params);
-  if (!result->isVectorTy()) return b.CreateCall(helper, args);
-  // Lane by lane, in a loop: each lane's arguments out of the vectors, its result in.
+  if (!result->isVectorTy()) return b.CreateCall(runtime_function(name, result, params), args);
+  // Every lane at once, through the helper's 32-lane form (lane_helper.h): its arguments
+  // and results as arrays of lanes.
   const unsigned count = llvm::cast<llvm::FixedVectorType>(result)->getNumElements();
-  llvm::BasicBlock* before = b.GetInsertBlock();
-  llvm::BasicBlock* loop = new_block("helper.lane");
-  llvm::BasicBlock* after = new_block("helper.done");
-  b.CreateBr(loop);
-  b.SetInsertPoint(loop);
-  llvm::PHINode* lane = b.CreatePHI(b.getInt32Ty(), 2, "lane");
-  llvm::PHINode* lanes = b.CreatePHI(result, 2, "lanes");
-  lane->addIncoming(b.getInt32(0), before);
-  lanes->addIncoming(llvm::PoisonValue::get(result), before);
-  std::vector<llvm::Value*> one;
-  for (llvm::Value* a : args) one.push_back(a->getType()->isVectorTy() ? b.CreateExtractElement(a, lane) : a);
-  llvm::Value* next = b.CreateInsertElement(lanes, b.CreateCall(helper, one), lane);
-  llvm::Value* next_lane = b.CreateAdd(lane, b.getInt32(1));
-  lane->addIncoming(next_lane, loop);
-  lanes->addIncoming(next, loop);
-  b.CreateCondBr(b.CreateICmpULT(next_lane, b.getInt32(count)), loop, after);
-  b.SetInsertPoint(after);
-  llvm::PHINode* out = b.CreatePHI(result, 1);
-  out->addIncoming(next, loop);
-  return out;
+  auto lanes_of = [&](llvm::Type* t, const char* what) {
+    return entry_alloca(llvm::ArrayType::get(t->getScalarType(), count), 64, what);
+  };
+  std::vector<llvm::Value*> arrays;
+  llvm::AllocaInst* out = lanes_of(result, "helper.out");
+  arrays.push_back(out);
+  for (llvm::Value* a : args) {
+    llvm::AllocaInst* in = lanes_of(a->getType(), "helper.in");
+    llvm::Value* lanes = a->getType()->isVectorTy() ? a : b.CreateVectorSplat(count, a);
+    b.CreateAlignedStore(lanes, in, llvm::Align(64));
+    arrays.push_back(in);
+  }
+  const std::string lanes_name = std::string(name) + ".x32";
+  std::vector<llvm::Type*> pointers(arrays.size(), ptr_type());
+  b.CreateCall(runtime_function(lanes_name.c_str(), b.getVoidTy(), pointers), arrays);
+  return b.CreateAlignedLoad(result, out, llvm::Align(64));
 }
 
 llvm::FunctionType* ptx_function_type(llvm::LLVMContext& context, const ptx::Function& function) {

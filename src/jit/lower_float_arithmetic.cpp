@@ -206,7 +206,7 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
       break;
     }
     default: {  // tanh: libm
-      result = fl.call_pure_helper(f32 ? "tanhf" : "tanh", t, {x});
+      result = fl.call_pure_helper(f32 ? "__cucpu_jit_tanh_f32" : "__cucpu_jit_tanh_f64", t, {x});
       break;
     }
   }

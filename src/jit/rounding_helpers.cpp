@@ -9,6 +9,7 @@
 #include <ctime>
 
 #include "jit/function_lowering.h"
+#include "jit/lane_helper.h"
 
 namespace {
 
@@ -127,27 +128,31 @@ uint64_t __cucpu_jit_globaltimer() {
 
 namespace cucpu::jit {
 
+// tanh.approx: the host's libm (within the PTX ISA's bound; see lower_float_arithmetic.cpp).
+extern "C" float __cucpu_jit_tanh_f32(float x) { return std::tanh(x); }
+extern "C" double __cucpu_jit_tanh_f64(double x) { return std::tanh(x); }
+
 RuntimeSymbols jit_helper_symbols() {
   RuntimeSymbols symbols;
-#define CUCPU_HELPER(name) symbols[#name] = reinterpret_cast<void*>(&name)
-  CUCPU_HELPER(__cucpu_jit_add_f32);
-  CUCPU_HELPER(__cucpu_jit_add_f64);
-  CUCPU_HELPER(__cucpu_jit_mul_f32);
-  CUCPU_HELPER(__cucpu_jit_mul_f64);
-  CUCPU_HELPER(__cucpu_jit_div_f32);
-  CUCPU_HELPER(__cucpu_jit_div_f64);
-  CUCPU_HELPER(__cucpu_jit_fma_f32);
-  CUCPU_HELPER(__cucpu_jit_fma_f64);
-  CUCPU_HELPER(__cucpu_jit_sqrt_f32);
-  CUCPU_HELPER(__cucpu_jit_sqrt_f64);
-  CUCPU_HELPER(__cucpu_jit_cvt_f32_f64);
-  CUCPU_HELPER(__cucpu_jit_cvt_f32_s64);
-  CUCPU_HELPER(__cucpu_jit_cvt_f32_u64);
-  CUCPU_HELPER(__cucpu_jit_cvt_f64_s64);
-  CUCPU_HELPER(__cucpu_jit_cvt_f64_u64);
-  CUCPU_HELPER(__cucpu_jit_fns);
-  CUCPU_HELPER(__cucpu_jit_globaltimer);
-#undef CUCPU_HELPER
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_add_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_add_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_mul_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_mul_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_div_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_div_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_fma_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_fma_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_sqrt_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_sqrt_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f32_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f32_s64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f32_u64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f64_s64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f64_u64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_tanh_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_tanh_f64);
+  symbols["__cucpu_jit_fns"] = reinterpret_cast<void*>(&__cucpu_jit_fns);
+  symbols["__cucpu_jit_globaltimer"] = reinterpret_cast<void*>(&__cucpu_jit_globaltimer);
   return symbols;
 }
 

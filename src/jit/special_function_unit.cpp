@@ -30,6 +30,8 @@
 // mufu_lg2_h100.tsv keep samples.
 #include "jit/special_function_unit.h"
 
+#include "jit/lane_helper.h"
+
 #include <algorithm>
 #include <bit>
 #include <cmath>
@@ -47,16 +49,29 @@ namespace {
 
 // j^2 (j < 2^17) without the folded squarer's columns below 2^19, in units of 2^19. The
 // squarer's bits are j_a (column 2a) and j_a j_b for a < b (column a + b + 1).
-uint64_t kept_square(uint32_t j) {
-  uint64_t dropped = 0;
+// Per bit a: its own square's weight and the mask of its partners a+1 .. 17-a.
+struct DroppedColumns {
+  uint64_t square[10];
+  uint32_t partners[10];
+};
+constexpr DroppedColumns kDropped = [] {
+  DroppedColumns d{};
   for (int a = 0; a <= 9; ++a) {
-    if ((j >> a & 1) == 0) continue;
-    dropped += uint64_t{1} << (2 * a);
-    int last = 17 - a;  // the pairs (a, b) with a < b <= 17 - a fall below column 19
-    if (last > a) {
-      uint64_t partners = j & (((uint64_t{1} << (last + 1)) - 1) & ~((uint64_t{2} << a) - 1));
-      dropped += partners << (a + 1);
-    }
+    d.square[a] = uint64_t{1} << (2 * a);
+    const int last = 17 - a;
+    d.partners[a] = last > a ? static_cast<uint32_t>(((uint64_t{1} << (last + 1)) - 1) & ~((uint64_t{2} << a) - 1)) : 0;
+  }
+  return d;
+}();
+
+inline uint64_t kept_square(uint32_t j) {
+  // Branch-free and unrolled (the models run once per lane of every rsqrt/sin/cos/ex2/lg2):
+  // bit a of j drops its own square and its products with bits a+1 .. 17-a.
+  uint64_t dropped = 0;
+#pragma GCC unroll 10
+  for (int a = 0; a <= 9; ++a) {
+    const uint64_t taken = 0 - uint64_t{j >> a & 1};  // all ones when bit a is set
+    dropped += taken & (kDropped.square[a] + (uint64_t{j & kDropped.partners[a]} << (a + 1)));
   }
   return (uint64_t{j} * j - dropped) >> 19;
 }
@@ -75,7 +90,9 @@ double rsqrt_of_normal(int exponent, uint32_t mantissa) {
   bool odd = (exponent & 1) != 0;
   if (!odd && mantissa == 0) return std::ldexp(1.0, -exponent / 2);  // exact, as on the GPU
   int half = odd ? (exponent - 1) / 2 : exponent / 2;  // x = 2^(2 half) * X, X = 1.m or 2 * 1.m
-  return std::ldexp(static_cast<double>(rsqrt_significand(odd, mantissa)), -24 - half);
+  // 2^(-24 - half) is a normal double for every float and double exponent: build it.
+  const double scale = std::bit_cast<double>(static_cast<uint64_t>(1023 - 24 - half) << 52);
+  return static_cast<double>(rsqrt_significand(odd, mantissa)) * scale;
 }
 
 // The special cases MUFU.RSQ and MUFU.RSQ64H share; false when x is positive and finite.
@@ -205,8 +222,16 @@ float lg2_approx_f32(float x) {
 float mufu_rsqrt(float x) {
   float special;
   if (rsqrt_special(x, special)) return special;
-  int exponent = std::ilogb(x);  // subnormals too: the exact normalized exponent
-  uint32_t mantissa = static_cast<uint32_t>(std::ldexp(x, -exponent) * 0x1p23f) & 0x7fffffu;
+  const uint32_t bits = std::bit_cast<uint32_t>(x);
+  int exponent;
+  uint32_t mantissa;
+  if (bits >= 0x00800000u) {  // normal: the fields as they are
+    exponent = static_cast<int>(bits >> 23) - 127;
+    mantissa = bits & 0x7fffffu;
+  } else {  // subnormal: the exact normalized exponent
+    exponent = std::ilogb(x);
+    mantissa = static_cast<uint32_t>(std::ldexp(x, -exponent) * 0x1p23f) & 0x7fffffu;
+  }
   return static_cast<float>(rsqrt_of_normal(exponent, mantissa));
 }
 
@@ -251,15 +276,15 @@ float __cucpu_jit_lg2_approx_ftz_f32(float x) { return mufu_lg2(x); }
 
 RuntimeSymbols special_function_helper_symbols() {
   RuntimeSymbols symbols;
-  symbols["__cucpu_jit_rsqrt_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_rsqrt_approx_f32);
-  symbols["__cucpu_jit_rsqrt_approx_ftz_f64"] = reinterpret_cast<void*>(&__cucpu_jit_rsqrt_approx_ftz_f64);
-  symbols["__cucpu_jit_rsqrt_approx_f64"] = reinterpret_cast<void*>(&__cucpu_jit_rsqrt_approx_f64);
-  symbols["__cucpu_jit_sin_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_sin_approx_f32);
-  symbols["__cucpu_jit_cos_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_cos_approx_f32);
-  symbols["__cucpu_jit_ex2_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_ex2_approx_f32);
-  symbols["__cucpu_jit_ex2_approx_ftz_f32"] = reinterpret_cast<void*>(&__cucpu_jit_ex2_approx_ftz_f32);
-  symbols["__cucpu_jit_lg2_approx_f32"] = reinterpret_cast<void*>(&__cucpu_jit_lg2_approx_f32);
-  symbols["__cucpu_jit_lg2_approx_ftz_f32"] = reinterpret_cast<void*>(&__cucpu_jit_lg2_approx_ftz_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_rsqrt_approx_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_rsqrt_approx_ftz_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_rsqrt_approx_f64);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_sin_approx_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_cos_approx_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_ex2_approx_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_ex2_approx_ftz_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_lg2_approx_f32);
+  CUCPU_PURE_HELPER(symbols, __cucpu_jit_lg2_approx_ftz_f32);
   return symbols;
 }
 
