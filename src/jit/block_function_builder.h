@@ -28,6 +28,8 @@ constexpr uint32_t kWarpStride = (sizeof(CompiledWarp) + 63) / 64 * 64;
 
 inline uint64_t align_up(uint64_t value, uint64_t align) { return (value + align - 1) / align * align; }
 
+struct CollectiveOperands;  // warp_collective_lowering.cpp
+
 class BlockFunctionBuilder {
  public:
   BlockFunctionBuilder(ModuleLowering& m, const ptx::Function& kernel, const FunctionAccess& access,
@@ -101,6 +103,9 @@ class BlockFunctionBuilder {
   void add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier = nullptr,
                 llvm::Value* count = nullptr, llvm::Value* predicates = nullptr);
   void write_collective_results(const ptx::Instruction& inst, llvm::Value* results, llvm::Value* mask);
+  bool emit_collective_together(const ptx::Instruction& inst, const CollectiveOperands& c, llvm::Value* mask);
+  void emit_collective_meeting(uint32_t b, const ptx::Instruction& inst, const CollectiveOperands& c,
+                               llvm::Value* values, llvm::Value* arguments, llvm::Value* mask);
   void emit_yield_check(uint32_t target, llvm::Value* taken_mask, const std::function<void()>& otherwise,
                         const std::function<void()>& others_after_yield);
   void emit_collective(uint32_t b, const ptx::Instruction& inst);

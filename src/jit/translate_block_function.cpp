@@ -49,7 +49,7 @@ void BlockFunctionBuilder::lay_out_registers() {
   uint64_t at = 0;
   for (int pass = 0; pass < 2; ++pass) {  // vectors first, then the scalars packed after them
     used.for_each([&](uint32_t r) {
-      const bool varying = a_.shape[r] == Shape::Varying;
+      const bool varying = per_lane(a_.shape[r]);
       if (varying != (pass == 0)) return;
       const unsigned width = register_width(r);
       const uint64_t bytes = varying ? (width == 1 ? 4 : kLanes * width / 8) : std::max(1u, width / 8);

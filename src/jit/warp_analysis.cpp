@@ -116,6 +116,61 @@ bool depends_on_lane(const ptx::Instruction& inst, const ptx::Function& kernel, 
   }
 }
 
+// Whether a special register reads as the lane's number plus a multiple of 32.
+bool lane_aligned_register(const ptx::Operand& op, const BlockShape& block) {
+  if (op.kind != ptx::Operand::Kind::SpecialRegister) return false;
+  if (op.sreg == ptx::SpecialRegister::Laneid) return true;
+  // %tid.x of a one-dimensional block is the thread's linear index, 32 w + lane; of rows of
+  // whole warps, 32 (w mod rows) + lane.
+  return op.sreg == ptx::SpecialRegister::Tid && op.component == 0 &&
+         (block.x % 32 == 0 || (block.y == 1 && block.z == 1));
+}
+
+bool immediate_operand(const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate; }
+
+// The shape of what `inst` writes, from the shapes of what it reads (the LaneAligned rules).
+Shape written_shape(const ptx::Instruction& inst, const StatementAccess& s, const std::vector<Shape>& shape,
+                    const ptx::Function& kernel, const BlockShape& block) {
+  const bool unsigned_or_bits = ptx::is_unsigned_int(inst.q.type) || ptx::is_bits(inst.q.type);
+  auto source_aligned = [&](const ptx::Operand& op) {
+    return (op.kind == ptx::Operand::Kind::Register && op.reg < shape.size() && shape[op.reg] == Shape::LaneAligned) ||
+           lane_aligned_register(op, block);
+  };
+  if (!inst.guard && inst.operands.size() >= 2 && s.writes.size() == 1) {
+    const ptx::Operand& a = inst.operands[1];
+    switch (inst.opcode) {
+      case ptx::Opcode::Mov:  // a copy of the lane-aligned value
+        if (inst.operands.size() == 2 && source_aligned(a)) return Shape::LaneAligned;
+        break;
+      case ptx::Opcode::Cvt:  // widened without a change of value
+        if (inst.operands.size() == 2 && source_aligned(a) && ptx::is_unsigned_int(inst.q.src_type) &&
+            ptx::bit_width(inst.q.type) >= ptx::bit_width(inst.q.src_type) && ptx::is_unsigned_int(inst.q.type))
+          return Shape::LaneAligned;
+        break;
+      case ptx::Opcode::Shr:  // the lane's bits shifted out
+        if (inst.operands.size() == 3 && unsigned_or_bits && source_aligned(a) && immediate_operand(inst.operands[2]) &&
+            inst.operands[2].imm >= 5)
+          return Shape::Uniform;
+        break;
+      case ptx::Opcode::Div:
+        if (inst.operands.size() == 3 && ptx::is_unsigned_int(inst.q.type) && source_aligned(a) &&
+            immediate_operand(inst.operands[2]) && inst.operands[2].imm != 0 && inst.operands[2].imm % 32 == 0)
+          return Shape::Uniform;
+        break;
+      case ptx::Opcode::And:
+        if (inst.operands.size() == 3 && source_aligned(a) && immediate_operand(inst.operands[2]) &&
+            (inst.operands[2].imm & 31) == 0)
+          return Shape::Uniform;
+        break;
+      default:
+        break;
+    }
+  }
+  bool varying = depends_on_lane(inst, kernel, block);
+  for (uint32_t r : s.reads) varying = varying || per_lane(shape[r]);
+  return varying ? Shape::Varying : Shape::Uniform;
+}
+
 // Blocks reachable from `from` without passing `stop` (from itself unless it is stop).
 RegisterSet reach_before(const KernelCfg& cfg, uint32_t from, uint32_t stop) {
   const uint32_t count = static_cast<uint32_t>(cfg.blocks.size());
@@ -233,11 +288,12 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
   // Shapes, to a fixed point: start uniform, mark what depends on the lane, propagate.
   a.shape.assign(regs, Shape::Uniform);
   a.varying_branch.assign(block_count, 0);
-  auto make_varying = [&](uint32_t r) {
-    if (a.shape[r] == Shape::Varying) return false;
-    a.shape[r] = Shape::Varying;
+  auto raise = [&](uint32_t r, Shape shape) {  // Uniform < LaneAligned < Varying
+    if (a.shape[r] >= shape) return false;
+    a.shape[r] = shape;
     return true;
   };
+  auto make_varying = [&](uint32_t r) { return raise(r, Shape::Varying); };
   for (bool changed = true; changed;) {
     changed = false;
     // Data and guard dependence, and the instructions that depend on the lane by themselves.
@@ -248,10 +304,8 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
         const ptx::Instruction& inst = kernel.body[i].instruction;
         const StatementAccess& s = access.at(i);
         if (s.writes.empty()) continue;
-        bool varying = depends_on_lane(inst, kernel, block);
-        for (uint32_t r : s.reads) varying = varying || a.shape[r] == Shape::Varying;
-        if (!varying) continue;
-        for (uint32_t r : s.writes) changed |= make_varying(r);
+        const Shape shape = written_shape(inst, s, a.shape, kernel, block);
+        for (uint32_t r : s.writes) changed |= raise(r, shape);
       }
     }
     // Branches that lanes may leave in different directions.
@@ -261,10 +315,10 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
       const ptx::Instruction* last = cfg.last_instruction(kernel, b);
       if (last == nullptr) continue;
       bool varying = false;
-      if (last->guard) varying = a.shape[last->guard->reg] == Shape::Varying;
+      if (last->guard) varying = per_lane(a.shape[last->guard->reg]);
       if (blk.how == BlockEnd::Switch && !last->operands.empty()) {
         const ptx::Operand& index = last->operands[0];  // brx.idx's index
-        varying = index.kind != ptx::Operand::Kind::Register || a.shape[index.reg] == Shape::Varying;
+        varying = index.kind != ptx::Operand::Kind::Register || per_lane(a.shape[index.reg]);
       }
       if (!varying) continue;
       a.varying_branch[b] = 1;

@@ -24,9 +24,17 @@
 namespace cucpu::jit {
 
 enum class Shape : uint8_t {
-  Uniform,  // the same in every lane of a warp: one scalar per warp
-  Varying,  // one value per lane
+  Uniform,      // the same in every lane of a warp: one scalar per warp
+  // The lane's number plus a multiple of 32 the same in every lane (%laneid; %tid.x where a
+  // warp is 32 consecutive x): one value per lane, but shifting it right by 5 or more,
+  // dividing it by a multiple of 32 or clearing its low 5 bits gives a uniform value
+  // (`threadIdx.x / 32` is the warp's number).
+  LaneAligned,
+  Varying,      // one value per lane
 };
+
+// One value per lane?
+inline bool per_lane(Shape shape) { return shape != Shape::Uniform; }
 
 // A set of registers (or blocks), as bits.
 class RegisterSet {

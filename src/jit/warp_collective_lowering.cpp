@@ -7,7 +7,6 @@
 #include "jit/block_function_builder.h"
 
 namespace cucpu::jit::block_function {
-namespace {
 
 // What a collective instruction names: its kind, operation and operands.
 struct CollectiveOperands {
@@ -19,6 +18,8 @@ struct CollectiveOperands {
   ptx::Type value_type = ptx::Type::B32;
   bool pair = false;                     // d|p
 };
+
+namespace {
 
 // Empty when the instruction is malformed.
 std::string decode_collective(const ptx::Instruction& inst, CollectiveOperands& c) {
@@ -97,6 +98,120 @@ void BlockFunctionBuilder::write_collective_results(const ptx::Instruction& inst
   }
 }
 
+// The collective done on the lanes' vectors, when its members are exactly the lanes running
+// it (`mask`): what the fiber strategy's combines compute (exec/warp_collectives.cpp), lane by
+// lane. False for match, which goes to the combine.
+bool BlockFunctionBuilder::emit_collective_together(const ptx::Instruction& inst, const CollectiveOperands& c,
+                                                    llvm::Value* mask) {
+  auto splat = [&](uint32_t v) { return b_.CreateVectorSplat(kLanes, c32(v)); };
+  std::vector<llvm::Constant*> numbers;
+  for (uint32_t l = 0; l < kLanes; ++l) numbers.push_back(b_.getInt32(l));
+  llvm::Value* lane = llvm::ConstantVector::get(numbers);
+  switch (c.kind) {
+    case WarpCombineKind::Nothing:  // bar.warp.sync: everyone is here
+      return true;
+    case WarpCombineKind::Elect: {
+      llvm::Value* leader = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
+      llvm::Value* leaders = b_.CreateVectorSplat(kLanes, leader);
+      vector_write(inst.operands[0], ptx::Type::B32, leaders, mask);
+      if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, b_.CreateICmpEQ(lane, leaders), mask);
+      return true;
+    }
+    case WarpCombineKind::Vote: {
+      llvm::Value* ballot = b_.CreateAnd(mask_bits(vector_read(*c.value, ptx::Type::Pred)), mask);
+      if (inst.q.vote == ptx::VoteMode::Ballot) {
+        vector_write(inst.operands[0], ptx::Type::B32, b_.CreateVectorSplat(kLanes, ballot), mask);
+        return true;
+      }
+      llvm::Value* result = inst.q.vote == ptx::VoteMode::All   ? b_.CreateICmpEQ(ballot, mask)
+                            : inst.q.vote == ptx::VoteMode::Any ? b_.CreateICmpNE(ballot, c32(0))
+                                                                : b_.CreateOr(b_.CreateICmpEQ(ballot, mask),
+                                                                              b_.CreateICmpEQ(ballot, c32(0)));
+      vector_write(inst.operands[0], ptx::Type::Pred, b_.CreateVectorSplat(kLanes, result), mask);
+      return true;
+    }
+    case WarpCombineKind::Redux: {
+      // The value of the lanes outside the mask is the operation's identity.
+      const ptx::AtomicOp op = inst.q.atomic_op;
+      const bool is_signed = (c.operation & 0x100) != 0;
+      llvm::Value* v = vector_read(*c.value, ptx::Type::B32);
+      uint32_t identity = 0;
+      llvm::Intrinsic::ID reduce = llvm::Intrinsic::vector_reduce_add;
+      switch (op) {
+        case ptx::AtomicOp::And:
+          identity = ~0u;
+          reduce = llvm::Intrinsic::vector_reduce_and;
+          break;
+        case ptx::AtomicOp::Or:
+          reduce = llvm::Intrinsic::vector_reduce_or;
+          break;
+        case ptx::AtomicOp::Xor:
+          reduce = llvm::Intrinsic::vector_reduce_xor;
+          break;
+        case ptx::AtomicOp::Min:
+          identity = is_signed ? 0x7fffffffu : ~0u;
+          reduce = is_signed ? llvm::Intrinsic::vector_reduce_smin : llvm::Intrinsic::vector_reduce_umin;
+          break;
+        case ptx::AtomicOp::Max:
+          identity = is_signed ? 0x80000000u : 0;
+          reduce = is_signed ? llvm::Intrinsic::vector_reduce_smax : llvm::Intrinsic::vector_reduce_umax;
+          break;
+        default:  // Add: wraps, as .u32/.s32 add does
+          break;
+      }
+      llvm::Value* kept = b_.CreateSelect(mask_vector(mask), v, splat(identity));
+      llvm::Value* total = b_.CreateIntrinsic(reduce, {kept->getType()}, {kept});
+      vector_write(inst.operands[0], inst.q.type, b_.CreateVectorSplat(kLanes, total), mask);
+      return true;
+    }
+    case WarpCombineKind::Shuffle: {
+      // combine_shuffle's source lane and range, on every lane at once.
+      llvm::Value* bv = b_.CreateAnd(vector_read(*c.second, ptx::Type::B32), splat(31));
+      llvm::Value* cv = vector_read(*c.third, ptx::Type::B32);
+      llvm::Value* clamp = b_.CreateAnd(cv, splat(31));
+      llvm::Value* segment = b_.CreateAnd(b_.CreateLShr(cv, splat(8)), splat(31));
+      llvm::Value* min_lane = b_.CreateAnd(lane, segment);
+      llvm::Value* max_lane = b_.CreateOr(min_lane, b_.CreateAnd(clamp, b_.CreateNot(segment)));
+      llvm::Value* source = nullptr;
+      llvm::Value* in_range = nullptr;
+      switch (inst.q.shuffle) {
+        case ptx::ShuffleMode::Up:
+          source = b_.CreateSub(lane, bv);
+          in_range = b_.CreateICmpSGE(source, max_lane);
+          break;
+        case ptx::ShuffleMode::Down:
+          source = b_.CreateAdd(lane, bv);
+          in_range = b_.CreateICmpSLE(source, max_lane);
+          break;
+        case ptx::ShuffleMode::Bfly:
+          source = b_.CreateXor(lane, bv);
+          in_range = b_.CreateICmpSLE(source, max_lane);
+          break;
+        default:  // Idx
+          source = b_.CreateOr(min_lane, b_.CreateAnd(bv, b_.CreateNot(segment)));
+          in_range = b_.CreateICmpSLE(source, max_lane);
+          break;
+      }
+      source = b_.CreateSelect(in_range, source, lane);
+      // A source lane outside the members reads the caller's own value, as on an H100.
+      llvm::Value* member = b_.CreateTrunc(b_.CreateLShr(b_.CreateVectorSplat(kLanes, mask), source),
+                                           lanes_of(b_.getInt1Ty()));
+      source = b_.CreateSelect(member, source, lane);
+      llvm::Value* values = vector_read(*c.value, ptx::Type::B32);
+      llvm::AllocaInst* table = fl_.entry_alloca(llvm::ArrayType::get(i32(), kLanes), 64, "shuffle.table");
+      b_.CreateAlignedStore(values, table, llvm::Align(64));
+      llvm::Value* from = b_.CreateGEP(i32(), table, source);
+      llvm::Value* result = b_.CreateMaskedGather(lanes_of(i32()), from, llvm::Align(4), mask_vector(mask));
+      vector_write(inst.operands[0], ptx::Type::B32, result, mask);
+      if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, in_range, mask);
+      return true;
+    }
+    case WarpCombineKind::Match:
+      return false;
+  }
+  return false;
+}
+
 // A warp collective. When its members are exactly the lanes running it together (one
 // membermask), their offers go straight to the fiber strategy's combine
 // (__cucpu_warp_combine). Otherwise the lanes meet the rest of the warp at the executor's
@@ -124,7 +239,7 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
   }
   const ptx::Operand& member_operand = inst.operands.back();
   const bool one_membermask =
-      !(member_operand.kind == ptx::Operand::Kind::Register && a_.shape[member_operand.reg] == Shape::Varying);
+      !(member_operand.kind == ptx::Operand::Kind::Register && per_lane(a_.shape[member_operand.reg]));
   llvm::BasicBlock* meet = new_block("collective.meet");
   if (one_membermask) {
     llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
@@ -132,6 +247,11 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
     llvm::BasicBlock* together = new_block("collective.together");
     b_.CreateCondBr(b_.CreateICmpEQ(members, mask), together, meet);
     b_.SetInsertPoint(together);
+    if (emit_collective_together(inst, c, mask)) {
+      go_to(next, mask);
+      b_.SetInsertPoint(meet);
+      return emit_collective_meeting(b, inst, c, values, arguments, mask);
+    }
     llvm::Type* array = llvm::ArrayType::get(i64, kLanes);
     llvm::AllocaInst* value_buffer = fl_.entry_alloca(array, 64, "offers.values");
     llvm::AllocaInst* argument_buffer = fl_.entry_alloca(array, 64, "offers.arguments");
@@ -148,6 +268,17 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
     b_.CreateBr(meet);
   }
   b_.SetInsertPoint(meet);
+  emit_collective_meeting(b, inst, c, values, arguments, mask);
+}
+
+// The general case: the lanes meet the rest of the warp at the executor's rendezvous.
+void BlockFunctionBuilder::emit_collective_meeting(uint32_t b, const ptx::Instruction& inst,
+                                                   const CollectiveOperands& c, llvm::Value* values,
+                                                   llvm::Value* arguments, llvm::Value* mask) {
+  const uint32_t next = a_.cfg.blocks[b].successors[0];
+  const ptx::Operand& member_operand = inst.operands.back();
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* lanes64 = lanes_of(i64);
   llvm::StructType* call_type = llvm::StructType::get(
       fl_.ctx, {i32(), i32(), i32(), i32(), llvm::ArrayType::get(i32(), kLanes), llvm::ArrayType::get(i64, kLanes),
                 llvm::ArrayType::get(i64, kLanes), llvm::ArrayType::get(i64, kLanes)});

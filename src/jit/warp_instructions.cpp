@@ -112,20 +112,17 @@ void BlockFunctionBuilder::emit_instruction(uint32_t statement) {
   fl_.current_statement = statement;
   const StatementAccess& acc = access_.at(statement);
   if (inst.opcode == ptx::Opcode::Activemask) return emit_activemask(inst);
+  // Uniform results from uniform (or lane-aligned: warp_analysis.h) operands: once per warp.
   bool uniform = acts_once_per_warp(inst);
   if (!acc.writes.empty()) {
     uniform = true;
     for (uint32_t r : acc.writes) uniform = uniform && a_.shape[r] == Shape::Uniform;
-    for (uint32_t r : acc.reads) uniform = uniform && a_.shape[r] == Shape::Uniform;
+    for (uint32_t r : acc.reads) uniform = uniform && a_.shape[r] != Shape::Varying;
   }
-  if (uniform) {
-    emit_uniform(inst);
-  } else if (lowers_lane_wise(inst)) {
-    emit_lane_wise(inst);
-  } else if (emit_memory(inst)) {
-  } else {
-    emit_per_lane(inst, statement);
-  }
+  if (uniform) return emit_uniform(inst);
+  if (lowers_lane_wise(inst)) return emit_lane_wise(inst);
+  if (emit_memory(inst)) return;
+  emit_per_lane(inst, statement);
 }
 
 // The scalar lowering run once for all lanes, on vectors: its operands as 32 lanes, its
@@ -158,7 +155,17 @@ void BlockFunctionBuilder::emit_uniform(const ptx::Instruction& inst) {
   mode_ = Mode::Uniform;
   fl_.thread_context = block_context_;
   const StatementAccess& acc = access_.at(fl_.current_statement);
-  for (uint32_t r : acc.reads) bind(r);
+  for (uint32_t r : acc.reads) {
+    if (a_.shape[r] == Shape::Uniform) {
+      bind(r);
+      continue;
+    }
+    // A lane-aligned operand of a uniform result: any running lane's value gives it.
+    llvm::AllocaInst* copy = fl_.entry_alloca(register_type(r), 1, "lane.value");
+    llvm::Value* first = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {b_.CreateLoad(i32(), cur_mask_), b_.getTrue()});
+    b_.CreateStore(b_.CreateExtractElement(load_lanes(r), first), copy);
+    fl_.registers[r] = copy;
+  }
   for (uint32_t r : acc.writes) bind(r);
   llvm::BasicBlock* after = nullptr;
   if (inst.guard && !acts_once_per_warp(inst)) {
@@ -242,7 +249,7 @@ void BlockFunctionBuilder::emit_per_lane(const ptx::Instruction& inst, uint32_t 
   // so that they become values local to its loop (uniform registers are read in place).
   std::vector<llvm::AllocaInst*> copies(a_.register_count, nullptr);
   for (uint32_t r : touched) {
-    if (a_.shape[r] != Shape::Varying) {
+    if (!per_lane(a_.shape[r])) {
       bind(r);
       continue;
     }

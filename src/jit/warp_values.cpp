@@ -148,7 +148,7 @@ llvm::Value* BlockFunctionBuilder::uniform_read(const ptx::Operand& op, ptx::Typ
 
 llvm::Value* BlockFunctionBuilder::vector_read(const ptx::Operand& op, ptx::Type type) {
   llvm::Type* want = fl_.value_type(type);
-  if (op.kind == ptx::Operand::Kind::Register && op.reg < a_.shape.size() && a_.shape[op.reg] == Shape::Varying) {
+  if (op.kind == ptx::Operand::Kind::Register && op.reg < a_.shape.size() && per_lane(a_.shape[op.reg])) {
     llvm::Value* bits = load_lanes(op.reg);
     if (type == ptx::Type::Pred) return op.negated ? b_.CreateNot(bits) : bits;
     const unsigned width = ptx::bit_width(type);
@@ -171,7 +171,7 @@ llvm::Value* BlockFunctionBuilder::vector_read(const ptx::Operand& op, ptx::Type
 
 void BlockFunctionBuilder::vector_write(const ptx::Operand& op, ptx::Type type, llvm::Value* value, llvm::Value* mask) {
   if (fl_.is_sink(op)) return;
-  if (op.kind != ptx::Operand::Kind::Register || a_.shape[op.reg] != Shape::Varying) {
+  if (op.kind != ptx::Operand::Kind::Register || !per_lane(a_.shape[op.reg])) {
     fail("internal error: a per-lane result written to a register that is not varying");
     return;
   }
