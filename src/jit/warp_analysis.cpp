@@ -128,38 +128,102 @@ bool lane_aligned_register(const ptx::Operand& op, const BlockShape& block) {
 
 bool immediate_operand(const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate; }
 
+// Whether an operand differs between lanes (a per-lane register or special register).
+bool per_lane_operand(const ptx::Operand& op, const std::vector<Shape>& shape, const BlockShape& block) {
+  if (op.kind == ptx::Operand::Kind::Register) return op.reg >= shape.size() || per_lane(shape[op.reg]);
+  if (op.kind == ptx::Operand::Kind::SpecialRegister) return special_register_varies(op.sreg, op.component, block);
+  return false;
+}
+
+// Whether an operand is known to be a multiple of 32 (`aligned`: per register, see below).
+bool multiple_of_32(const ptx::Operand& op, const std::vector<uint8_t>& aligned, const BlockShape& block) {
+  switch (op.kind) {
+    case ptx::Operand::Kind::Immediate:
+      return !op.imm_is_float && op.imm % 32 == 0;
+    case ptx::Operand::Kind::Register:
+      return op.reg < aligned.size() && aligned[op.reg];
+    case ptx::Operand::Kind::SpecialRegister:
+      if (op.sreg != ptx::SpecialRegister::Ntid) return false;
+      return (op.component == 0 ? block.x : op.component == 1 ? block.y : block.z) % 32 == 0;
+    default:
+      return false;
+  }
+}
+
+// Whether what `inst` writes is a multiple of 32 whenever its operands known to be are
+// (integer arithmetic that keeps the low 5 bits zero).
+bool writes_multiple_of_32(const ptx::Instruction& inst, const std::vector<uint8_t>& aligned, const BlockShape& block) {
+  const auto& o = inst.operands;
+  auto m = [&](size_t i) { return i < o.size() && multiple_of_32(o[i], aligned, block); };
+  if (!ptx::is_unsigned_int(inst.q.type) && !ptx::is_signed_int(inst.q.type) && !ptx::is_bits(inst.q.type))
+    return false;
+  switch (inst.opcode) {
+    case ptx::Opcode::Mov:
+      return o.size() == 2 && m(1);
+    case ptx::Opcode::Cvt:
+      return o.size() == 2 && m(1) && !ptx::is_float(inst.q.src_type);
+    case ptx::Opcode::Add:
+    case ptx::Opcode::Sub:
+      return o.size() == 3 && !inst.q.carry && !inst.q.sat && m(1) && m(2);
+    case ptx::Opcode::Mul:
+      return o.size() == 3 && inst.q.mul_mode != ptx::MulMode::Hi && (m(1) || m(2));
+    case ptx::Opcode::Mad:
+      return o.size() == 4 && inst.q.mul_mode != ptx::MulMode::Hi && !inst.q.carry && (m(1) || m(2)) && m(3);
+    case ptx::Opcode::Shl:
+      return o.size() == 3 && (m(1) || (o[2].kind == ptx::Operand::Kind::Immediate && o[2].imm >= 5));
+    case ptx::Opcode::And:
+      return o.size() == 3 && (m(1) || m(2));
+    default:
+      return false;
+  }
+}
+
 // The shape of what `inst` writes, from the shapes of what it reads (the LaneAligned rules).
 Shape written_shape(const ptx::Instruction& inst, const StatementAccess& s, const std::vector<Shape>& shape,
-                    const ptx::Function& kernel, const BlockShape& block) {
+                    const std::vector<uint8_t>& aligned, const ptx::Function& kernel, const BlockShape& block) {
   const bool unsigned_or_bits = ptx::is_unsigned_int(inst.q.type) || ptx::is_bits(inst.q.type);
+  const bool integer = unsigned_or_bits || ptx::is_signed_int(inst.q.type);
   auto source_aligned = [&](const ptx::Operand& op) {
     return (op.kind == ptx::Operand::Kind::Register && op.reg < shape.size() && shape[op.reg] == Shape::LaneAligned) ||
            lane_aligned_register(op, block);
   };
-  if (!inst.guard && inst.operands.size() >= 2 && s.writes.size() == 1) {
-    const ptx::Operand& a = inst.operands[1];
+  auto uniform_multiple = [&](const ptx::Operand& op) {
+    return !per_lane_operand(op, shape, block) && multiple_of_32(op, aligned, block);
+  };
+  if (!inst.guard && inst.operands.size() >= 2 && s.writes.size() == 1 && integer) {
+    const auto& o = inst.operands;
+    const ptx::Operand& a = o[1];
     switch (inst.opcode) {
       case ptx::Opcode::Mov:  // a copy of the lane-aligned value
-        if (inst.operands.size() == 2 && source_aligned(a)) return Shape::LaneAligned;
+        if (o.size() == 2 && source_aligned(a)) return Shape::LaneAligned;
         break;
       case ptx::Opcode::Cvt:  // widened without a change of value
-        if (inst.operands.size() == 2 && source_aligned(a) && ptx::is_unsigned_int(inst.q.src_type) &&
+        if (o.size() == 2 && source_aligned(a) && ptx::is_unsigned_int(inst.q.src_type) &&
             ptx::bit_width(inst.q.type) >= ptx::bit_width(inst.q.src_type) && ptx::is_unsigned_int(inst.q.type))
           return Shape::LaneAligned;
         break;
+      case ptx::Opcode::Add:  // plus a uniform multiple of 32: still the lane and a multiple of 32
+        if (o.size() == 3 && !inst.q.carry && !inst.q.sat &&
+            ((source_aligned(o[1]) && uniform_multiple(o[2])) || (uniform_multiple(o[1]) && source_aligned(o[2]))))
+          return Shape::LaneAligned;
+        break;
+      case ptx::Opcode::Mad:  // a * b + c: the product a uniform multiple of 32, c lane-aligned
+        if (o.size() == 4 && inst.q.mul_mode == ptx::MulMode::Lo && !inst.q.carry && source_aligned(o[3]) &&
+            ((uniform_multiple(o[1]) && !per_lane_operand(o[2], shape, block)) ||
+             (uniform_multiple(o[2]) && !per_lane_operand(o[1], shape, block))))
+          return Shape::LaneAligned;
+        break;
       case ptx::Opcode::Shr:  // the lane's bits shifted out
-        if (inst.operands.size() == 3 && unsigned_or_bits && source_aligned(a) && immediate_operand(inst.operands[2]) &&
-            inst.operands[2].imm >= 5)
+        if (o.size() == 3 && unsigned_or_bits && source_aligned(a) && immediate_operand(o[2]) && o[2].imm >= 5)
           return Shape::Uniform;
         break;
       case ptx::Opcode::Div:
-        if (inst.operands.size() == 3 && ptx::is_unsigned_int(inst.q.type) && source_aligned(a) &&
-            immediate_operand(inst.operands[2]) && inst.operands[2].imm != 0 && inst.operands[2].imm % 32 == 0)
+        if (o.size() == 3 && ptx::is_unsigned_int(inst.q.type) && source_aligned(a) && immediate_operand(o[2]) &&
+            o[2].imm != 0 && o[2].imm % 32 == 0)
           return Shape::Uniform;
         break;
-      case ptx::Opcode::And:
-        if (inst.operands.size() == 3 && source_aligned(a) && immediate_operand(inst.operands[2]) &&
-            (inst.operands[2].imm & 31) == 0)
+      case ptx::Opcode::And:  // the lane's bits masked off
+        if (o.size() == 3 && source_aligned(a) && immediate_operand(o[2]) && (o[2].imm & 31) == 0)
           return Shape::Uniform;
         break;
       default:
@@ -294,6 +358,23 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
     return true;
   };
   auto make_varying = [&](uint32_t r) { return raise(r, Shape::Varying); };
+  // Registers every write of which is a multiple of 32 (for the LaneAligned rules), to a
+  // fixed point from all of them.
+  std::vector<uint8_t> aligned(regs, 1);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < kernel.body.size(); ++i) {
+      if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+      const ptx::Instruction& inst = kernel.body[i].instruction;
+      const bool keeps = !inst.guard && writes_multiple_of_32(inst, aligned, block);
+      for (uint32_t r : access.at(i).writes) {
+        if (aligned[r] && !keeps) {
+          aligned[r] = 0;
+          changed = true;
+        }
+      }
+    }
+  }
   for (bool changed = true; changed;) {
     changed = false;
     // Data and guard dependence, and the instructions that depend on the lane by themselves.
@@ -304,7 +385,7 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
         const ptx::Instruction& inst = kernel.body[i].instruction;
         const StatementAccess& s = access.at(i);
         if (s.writes.empty()) continue;
-        const Shape shape = written_shape(inst, s, a.shape, kernel, block);
+        const Shape shape = written_shape(inst, s, a.shape, aligned, kernel, block);
         for (uint32_t r : s.writes) changed |= raise(r, shape);
       }
     }
