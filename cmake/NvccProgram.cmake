@@ -20,14 +20,18 @@ function(cucpu_nvcc_program target source output)
   add_custom_target(${target} ALL DEPENDS ${output})
 endfunction()
 
-# cucpu_gpu_compared_tests(PREFIX [EXPECTED_DIR DIR] [PROPERTIES PROP VALUE...] [COMPARATOR CMD...]):
+# cucpu_gpu_compared_tests(PREFIX [EXPECTED_DIR DIR] [PROPERTIES PROP VALUE...] [COMPARATOR CMD...]
+#                          [NEEDS_LOCKSTEP]):
 # every NAME.cu in the current source folder is built with `nvcc -cudart shared -arch=sm_90`
 # and run under cucpu as the test PREFIX.NAME, which passes when the program exits 0 and its
 # stdout equals DIR/NAME.out (DIR: expected/ beside the sources) byte for byte: the output a
 # real GPU printed (tests/e2e/take-expected-on-gpu.sh). With COMPARATOR, `CMD EXPECTED ACTUAL`
 # decides instead (tests/isa/compare.py). PROPERTIES are set on every test (DISABLED, LABELS).
+# Each also runs under the fiber strategy as PREFIX.NAME.fibers (CUCPU_BLOCK_STRATEGY=fibers):
+# both strategies must print the GPU's output. NEEDS_LOCKSTEP leaves that out for programs
+# whose output depends on warps in lockstep, which only the compiled block strategy gives.
 function(cucpu_gpu_compared_tests prefix)
-  cmake_parse_arguments(arg "" "EXPECTED_DIR" "COMPARATOR;PROPERTIES" ${ARGN})
+  cmake_parse_arguments(arg "NEEDS_LOCKSTEP" "EXPECTED_DIR" "COMPARATOR;PROPERTIES" ${ARGN})
   set(compare_with)
   if(arg_COMPARATOR)
     string(JOIN " " comparator ${arg_COMPARATOR})
@@ -46,11 +50,20 @@ function(cucpu_gpu_compared_tests prefix)
       message(STATUS "${prefix}.${name}: no ${name}.out from a GPU in ${expected_dir} yet, not a test")
       continue()
     endif()
-    add_test(NAME ${prefix}.${name}
-             COMMAND ${PROJECT_SOURCE_DIR}/tests/e2e/run_and_compare.sh ${compare_with} $<TARGET_FILE:cucpu>
-                     ${expected_dir}/${name}.out ${CMAKE_CURRENT_BINARY_DIR}/${name})
-    if(arg_PROPERTIES)
-      set_tests_properties(${prefix}.${name} PROPERTIES ${arg_PROPERTIES})
+    set(tests ${prefix}.${name})
+    if(NOT arg_NEEDS_LOCKSTEP)
+      list(APPEND tests ${prefix}.${name}.fibers)
+    endif()
+    foreach(test ${tests})
+      add_test(NAME ${test}
+               COMMAND ${PROJECT_SOURCE_DIR}/tests/e2e/run_and_compare.sh ${compare_with} $<TARGET_FILE:cucpu>
+                       ${expected_dir}/${name}.out ${CMAKE_CURRENT_BINARY_DIR}/${name})
+      if(arg_PROPERTIES)
+        set_tests_properties(${test} PROPERTIES ${arg_PROPERTIES})
+      endif()
+    endforeach()
+    if(NOT arg_NEEDS_LOCKSTEP)
+      set_tests_properties(${prefix}.${name}.fibers PROPERTIES ENVIRONMENT_MODIFICATION CUCPU_BLOCK_STRATEGY=set:fibers)
     endif()
   endforeach()
 endfunction()
