@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include "jit/directed_rounding.h"
 #include "jit/function_lowering.h"
 
 namespace cucpu::jit {
@@ -165,9 +166,7 @@ void lower_cvt(FunctionLowering& fl, const ptx::Instruction& inst) {
     if (dst == ptx::Type::F64 && from == 32) {
       result = b.CreateFPExt(v, fl.shaped(b.getDoubleTy()));
     } else if (dst == ptx::Type::F32 && from == 64) {
-      result = mode == 0 ? b.CreateFPTrunc(v, fl.shaped(b.getFloatTy()))
-                         : fl.call_pure_helper("__cucpu_jit_cvt_f32_f64", fl.shaped(b.getFloatTy()),
-                                               {v, b.getInt32(static_cast<uint32_t>(mode))});
+      result = mode == 0 ? b.CreateFPTrunc(v, fl.shaped(b.getFloatTy())) : directed_f32_from_f64(fl, v, mode);
     } else if ((dst == ptx::Type::F16 || dst == ptx::Type::BF16) && mode != 0) {
       fl.fail("only .rn conversions to f16/bf16 are supported yet");
       return;

@@ -16,15 +16,24 @@
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 
+#include "jit/directed_rounding.h"
 #include "jit/function_lowering.h"
+#include "jit/special_function_ir.h"
 
 namespace cucpu::jit {
 namespace {
 
-// The directed-rounding helper for `operation` ("add", "mul", "div", "fma", "sqrt").
+// `operation` ("add", "mul", "div", "fma", "sqrt") in a directed rounding mode: f32 add, mul
+// and fma in IR (directed_rounding.h), the others through their helpers.
 llvm::Value* call_rounding_helper(FunctionLowering& fl, const char* operation, int mode,
                                   std::vector<llvm::Value*> args) {
   llvm::Type* t = args[0]->getType();
+  if (t->getScalarType()->isFloatTy()) {
+    const std::string_view op = operation;
+    if (op == "add") return directed_f32_add(fl, args[0], args[1], mode);
+    if (op == "mul") return directed_f32_mul(fl, args[0], args[1], mode);
+    if (op == "fma") return directed_f32_fma(fl, args[0], args[1], args[2], mode);
+  }
   std::string name = fmt::format("__cucpu_jit_{}_{}", operation, t->getScalarType()->isFloatTy() ? "f32" : "f64");
   args.push_back(fl.b.getInt32(static_cast<uint32_t>(mode)));
   return fl.call_pure_helper(name.c_str(), t, args);
@@ -176,19 +185,21 @@ void lower_unary(FunctionLowering& fl, const ptx::Instruction& inst) {
       result = directed ? call_rounding_helper(fl, "div", mods.mode, {one, x}) : b.CreateFDiv(one, x);
       break;
     case ptx::Opcode::Rsqrt: {  // the H100's MUFU.RSQ, bit for bit (special_function_unit.cpp)
-      const char* name = f32                ? "__cucpu_jit_rsqrt_approx_f32"
-                         : inst.q.ftz       ? "__cucpu_jit_rsqrt_approx_ftz_f64"
-                                            : "__cucpu_jit_rsqrt_approx_f64";
-      result = fl.call_pure_helper(name, t, {x});
+      if (f32) {
+        result = rsqrt_approx_f32_ir(fl, x);
+      } else {
+        const char* name = inst.q.ftz ? "__cucpu_jit_rsqrt_approx_ftz_f64" : "__cucpu_jit_rsqrt_approx_f64";
+        result = fl.call_pure_helper(name, t, {x});
+      }
       break;
     }
     case ptx::Opcode::Ex2:
     case ptx::Opcode::Lg2: {  // f32: MUFU.EX2/LG2 (with ptxas's subnormal rescaling without .ftz)
       bool ex2 = inst.opcode == ptx::Opcode::Ex2;
-      if (f32) {
-        const char* name = ex2 ? (inst.q.ftz ? "__cucpu_jit_ex2_approx_ftz_f32" : "__cucpu_jit_ex2_approx_f32")
-                               : (inst.q.ftz ? "__cucpu_jit_lg2_approx_ftz_f32" : "__cucpu_jit_lg2_approx_f32");
-        result = fl.call_pure_helper(name, t, {x});
+      if (f32 && ex2) {
+        result = ex2_approx_f32_ir(fl, x, inst.q.ftz);
+      } else if (f32) {
+        result = fl.call_pure_helper(inst.q.ftz ? "__cucpu_jit_lg2_approx_ftz_f32" : "__cucpu_jit_lg2_approx_f32", t, {x});
       } else {
         result = b.CreateUnaryIntrinsic(ex2 ? llvm::Intrinsic::exp2 : llvm::Intrinsic::log2, x);
       }

@@ -1,6 +1,7 @@
-// Helpers that generated code calls for what LLVM IR cannot say directly: arithmetic
-// in a directed rounding mode (.rz/.rm/.rp), done by switching the host's rounding
-// mode around one IEEE operation, fns (a search loop), and %globaltimer. This file is compiled with
+// Helpers that generated code calls for what LLVM IR cannot say directly: arithmetic in a
+// directed rounding mode (.rz/.rm/.rp) that directed_rounding.h does not do in IR, done by
+// switching the host's rounding mode around one IEEE operation, fns (a search loop), and
+// %globaltimer. This file is compiled with
 // -frounding-math so that the compiler neither folds nor moves the operations across
 // the mode switches; the operands pass through volatiles for the same reason.
 #include <cfenv>
@@ -85,17 +86,13 @@ To convert(From a, int32_t mode) {
 }
 
 extern "C" {
-float __cucpu_jit_add_f32(float a, float b, int32_t mode) { return add(a, b, mode); }
 double __cucpu_jit_add_f64(double a, double b, int32_t mode) { return add(a, b, mode); }
-float __cucpu_jit_mul_f32(float a, float b, int32_t mode) { return mul(a, b, mode); }
 double __cucpu_jit_mul_f64(double a, double b, int32_t mode) { return mul(a, b, mode); }
 float __cucpu_jit_div_f32(float a, float b, int32_t mode) { return div(a, b, mode); }
 double __cucpu_jit_div_f64(double a, double b, int32_t mode) { return div(a, b, mode); }
-float __cucpu_jit_fma_f32(float a, float b, float c, int32_t mode) { return fma(a, b, c, mode); }
 double __cucpu_jit_fma_f64(double a, double b, double c, int32_t mode) { return fma(a, b, c, mode); }
 float __cucpu_jit_sqrt_f32(float a, int32_t mode) { return sqrt(a, mode); }
 double __cucpu_jit_sqrt_f64(double a, int32_t mode) { return sqrt(a, mode); }
-float __cucpu_jit_cvt_f32_f64(double a, int32_t mode) { return convert<float>(a, mode); }
 float __cucpu_jit_cvt_f32_s64(int64_t a, int32_t mode) { return convert<float>(a, mode); }
 float __cucpu_jit_cvt_f32_u64(uint64_t a, int32_t mode) { return convert<float>(a, mode); }
 double __cucpu_jit_cvt_f64_s64(int64_t a, int32_t mode) { return convert<double>(a, mode); }
@@ -134,17 +131,13 @@ extern "C" double __cucpu_jit_tanh_f64(double x) { return std::tanh(x); }
 
 RuntimeSymbols jit_helper_symbols() {
   RuntimeSymbols symbols;
-  CUCPU_PURE_HELPER(symbols, __cucpu_jit_add_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_add_f64);
-  CUCPU_PURE_HELPER(symbols, __cucpu_jit_mul_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_mul_f64);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_div_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_div_f64);
-  CUCPU_PURE_HELPER(symbols, __cucpu_jit_fma_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_fma_f64);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_sqrt_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_sqrt_f64);
-  CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f32_f64);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f32_s64);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f32_u64);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_cvt_f64_s64);

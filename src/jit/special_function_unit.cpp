@@ -42,39 +42,11 @@
 #include "jit/mufu_ex2_table.h"
 #include "jit/mufu_lg2_table.h"
 #include "jit/mufu_rsqrt_table.h"
+#include "jit/mufu_squarer.h"
 #include "jit/mufu_sin_table.h"
 
 namespace cucpu::jit {
 namespace {
-
-// j^2 (j < 2^17) without the folded squarer's columns below 2^19, in units of 2^19. The
-// squarer's bits are j_a (column 2a) and j_a j_b for a < b (column a + b + 1).
-// Per bit a: its own square's weight and the mask of its partners a+1 .. 17-a.
-struct DroppedColumns {
-  uint64_t square[10];
-  uint32_t partners[10];
-};
-constexpr DroppedColumns kDropped = [] {
-  DroppedColumns d{};
-  for (int a = 0; a <= 9; ++a) {
-    d.square[a] = uint64_t{1} << (2 * a);
-    const int last = 17 - a;
-    d.partners[a] = last > a ? static_cast<uint32_t>(((uint64_t{1} << (last + 1)) - 1) & ~((uint64_t{2} << a) - 1)) : 0;
-  }
-  return d;
-}();
-
-inline uint64_t kept_square(uint32_t j) {
-  // Branch-free and unrolled (the models run once per lane of every rsqrt/sin/cos/ex2/lg2):
-  // bit a of j drops its own square and its products with bits a+1 .. 17-a.
-  uint64_t dropped = 0;
-#pragma GCC unroll 10
-  for (int a = 0; a <= 9; ++a) {
-    const uint64_t taken = 0 - uint64_t{j >> a & 1};  // all ones when bit a is set
-    dropped += taken & (kDropped.square[a] + (uint64_t{j & kDropped.partners[a]} << (a + 1)));
-  }
-  return (uint64_t{j} * j - dropped) >> 19;
-}
 
 // MUFU.RSQ's significand for mantissa bits `mantissa` (23 bits) of a number whose exponent
 // has parity `odd`: 1/sqrt(X) in units of 2^-24, X = 1.mantissa (even) or 2 * 1.mantissa (odd).
@@ -260,15 +232,12 @@ double rsqrt_approx_f64(double x) {
 
 namespace {
 extern "C" {
-float __cucpu_jit_rsqrt_approx_f32(float x) { return mufu_rsqrt(x); }
 double __cucpu_jit_rsqrt_approx_ftz_f64(double x) {  // .ftz: a subnormal input counts as ±0
   return mufu_rsqrt64h(std::fpclassify(x) == FP_SUBNORMAL ? std::copysign(0.0, x) : x);
 }
 double __cucpu_jit_rsqrt_approx_f64(double x) { return rsqrt_approx_f64(x); }
 float __cucpu_jit_sin_approx_f32(float x) { return sin_approx_f32(x); }
 float __cucpu_jit_cos_approx_f32(float x) { return cos_approx_f32(x); }
-float __cucpu_jit_ex2_approx_f32(float x) { return ex2_approx_f32(x); }
-float __cucpu_jit_ex2_approx_ftz_f32(float x) { return mufu_ex2(x); }
 float __cucpu_jit_lg2_approx_f32(float x) { return lg2_approx_f32(x); }
 float __cucpu_jit_lg2_approx_ftz_f32(float x) { return mufu_lg2(x); }
 }
@@ -276,13 +245,10 @@ float __cucpu_jit_lg2_approx_ftz_f32(float x) { return mufu_lg2(x); }
 
 RuntimeSymbols special_function_helper_symbols() {
   RuntimeSymbols symbols;
-  CUCPU_PURE_HELPER(symbols, __cucpu_jit_rsqrt_approx_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_rsqrt_approx_ftz_f64);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_rsqrt_approx_f64);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_sin_approx_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_cos_approx_f32);
-  CUCPU_PURE_HELPER(symbols, __cucpu_jit_ex2_approx_f32);
-  CUCPU_PURE_HELPER(symbols, __cucpu_jit_ex2_approx_ftz_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_lg2_approx_f32);
   CUCPU_PURE_HELPER(symbols, __cucpu_jit_lg2_approx_ftz_f32);
   return symbols;
