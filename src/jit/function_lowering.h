@@ -91,6 +91,10 @@ class FunctionLowering {
   // Where the thread's .local memory lies, for 32-bit .local addresses (function_lowering.cpp
   // local_address_from_32_bits); null: a frame.anchor alloca of this function.
   llvm::Value* local_anchor = nullptr;
+  // The block's .shared memory is touched by this code's thread alone while it runs (the
+  // compiled block function runs every warp of the block on one host thread), so atom and
+  // red on .shared need no atomic instructions: a load, the operation and a store.
+  bool shared_is_thread_private = false;
   // The value of a special register as the caller of the lowering defines it (the compiled
   // block function's lanes: translate_block_function.cpp); null or returning null: read
   // ThreadContext.

@@ -15,6 +15,7 @@
 // number, -0 < +0), with no flush to zero (.noftz); tests/isa/isa_atomics_ext matches
 // an H100 on all of these.
 #include <fmt/format.h>
+#include <llvm/Transforms/Utils/LowerAtomic.h>
 
 #include <functional>
 
@@ -250,7 +251,14 @@ void lower_atom(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::AtomicOrdering order = ordering_of(inst.q.sem);
   llvm::Align align(bits / 8);
   llvm::Value* old = nullptr;
-  if (cas) {
+  // The block's own shared memory, touched by no other host thread: plain memory operations.
+  const bool plain = fl.shared_is_thread_private && inst.q.space == ptx::StateSpace::Shared && (bits == 32 || bits == 64);
+  if (cas && plain) {
+    llvm::Value* desired = fl.to_bits(fl.read(inst.operands[first + 2], t));
+    llvm::Value* loaded = b.CreateAlignedLoad(desired->getType(), p, align);
+    b.CreateAlignedStore(b.CreateSelect(b.CreateICmpEQ(loaded, fl.to_bits(v)), desired, loaded), p, align);
+    old = fl.to_type(loaded, t);
+  } else if (cas) {
     llvm::Value* desired = fl.to_bits(fl.read(inst.operands[first + 2], t));
     auto* x = b.CreateAtomicCmpXchg(p, fl.to_bits(v), desired, align, order,
                                     llvm::AtomicCmpXchgInst::getStrongestFailureOrdering(order));
@@ -305,6 +313,10 @@ void lower_atom(FunctionLowering& fl, const ptx::Instruction& inst) {
     if (op == Op::FAdd) {
       bool global = inst.q.space != ptx::StateSpace::Shared && inst.q.space != ptx::StateSpace::SharedCluster;
       old = fl.to_type(atomic_float_add(fl, p, v, order, global), t);
+    } else if (plain) {
+      llvm::Value* loaded = b.CreateAlignedLoad(operand->getType(), p, align);
+      b.CreateAlignedStore(llvm::buildAtomicRMWValue(op, b, loaded, operand), p, align);
+      old = loaded;
     } else {
       old = b.CreateAtomicRMW(op, p, operand, align, order);
     }

@@ -349,6 +349,7 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   fl_.thread_context = block_context_;
   fl_.shared_base = b_.CreateAlignedLoad(fl_.ptr_type(), field(block_context_, offsetof(ThreadContext, shared_base)),
                                          llvm::Align(8), "shared");
+  fl_.shared_is_thread_private = true;
   fl_.special_register_override = [this](ptx::SpecialRegister sreg, unsigned component) {
     return special_register(sreg, component);
   };
