@@ -2,7 +2,8 @@
 // (block_function_builder.h): each lane's address, the alignment check of the scalar
 // lowering (lower_data_movement.cpp check_alignment) for every active lane, then one
 // masked gather or scatter per element, or one masked vector load or store when the active
-// lanes' addresses are consecutive (the common case of `p[threadIdx.x]`). A gather reads
+// lanes' addresses are consecutive (the common case of `p[threadIdx.x]`) and the vector's
+// inactive lanes stay on the active lanes' pages. A gather reads
 // every lane's value before any later instruction runs and a scatter writes lanes in lane
 // order (the highest lane's value stays where lanes collide), as the lanes one after
 // another would. Loads and stores with memory-order semantics (.volatile, .relaxed,
@@ -164,18 +165,30 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     b_.SetInsertPoint(aligned);
   }
 
-  // Consecutive addresses (lane l at first + l * size): one masked vector access.
+  // Consecutive addresses (lane l at base + l * size, base: lane 0's address; when lane 0 is
+  // inactive its stale address usually fails the check, and the lanes gather): one masked
+  // vector access, when the vector's inactive ends stay on the pages of the first and last
+  // active lanes. A masked access whose inactive lanes reach an
+  // unmapped page (shared memory's guard, the end of an allocation) is correct but costs a
+  // microcode assist of thousands of cycles.
   llvm::Value* consecutive = b_.getFalse();
   llvm::Value* start = nullptr;
   if (values.size() == 1) {
-    llvm::Value* first = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
-    llvm::Value* first_address = b_.CreateExtractElement(integers, first);
-    llvm::Value* base = b_.CreateSub(first_address, b_.CreateMul(b_.CreateZExt(first, i64), b_.getInt64(element_bytes)));
+    llvm::Value* base = b_.CreateExtractElement(integers, uint64_t{0});
     std::vector<llvm::Constant*> steps;
     for (uint32_t l = 0; l < kLanes; ++l) steps.push_back(b_.getInt64(uint64_t{l} * element_bytes));
     llvm::Value* expected = b_.CreateAdd(b_.CreateVectorSplat(kLanes, base), llvm::ConstantVector::get(steps));
     llvm::Value* off = b_.CreateAnd(mask, mask_bits(b_.CreateICmpNE(integers, expected)));
-    consecutive = b_.CreateICmpEQ(off, c32(0));
+    auto lane_address = [&](llvm::Value* lane) {
+      return b_.CreateAdd(base, b_.CreateMul(b_.CreateZExt(lane, i64), b_.getInt64(element_bytes)));
+    };
+    llvm::Value* first = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
+    llvm::Value* last = b_.CreateSub(c32(kLanes - 1), b_.CreateIntrinsic(llvm::Intrinsic::ctlz, {i32()}, {mask, b_.getTrue()}));
+    auto page = [&](llvm::Value* address) { return b_.CreateLShr(address, b_.getInt64(12)); };
+    llvm::Value* end = b_.CreateAdd(base, b_.getInt64(kLanes * element_bytes - 1));
+    consecutive = b_.CreateAnd(b_.CreateICmpEQ(off, c32(0)),
+                               b_.CreateAnd(b_.CreateICmpEQ(page(base), page(lane_address(first))),
+                                            b_.CreateICmpEQ(page(end), page(lane_address(last)))));
     start = b_.CreateIntToPtr(base, fl_.ptr_type());
   }
   llvm::Type* element = fl_.int_type(bits);
