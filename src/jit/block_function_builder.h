@@ -104,6 +104,8 @@ class BlockFunctionBuilder {
                 llvm::Value* count = nullptr, llvm::Value* predicates = nullptr);
   void write_collective_results(const ptx::Instruction& inst, llvm::Value* results, llvm::Value* mask);
   bool emit_collective_together(const ptx::Instruction& inst, const CollectiveOperands& c, llvm::Value* mask);
+  llvm::Value* exchanged(const ptx::Instruction& inst, const CollectiveOperands& c, llvm::Value* values,
+                         llvm::Value* source);
   void emit_collective_meeting(uint32_t b, const ptx::Instruction& inst, const CollectiveOperands& c,
                                llvm::Value* values, llvm::Value* arguments, llvm::Value* mask);
   void emit_yield_check(uint32_t target, llvm::Value* taken_mask, const std::function<void()>& otherwise,

@@ -196,12 +196,8 @@ bool BlockFunctionBuilder::emit_collective_together(const ptx::Instruction& inst
       // A source lane outside the members reads the caller's own value, as on an H100.
       llvm::Value* member = b_.CreateTrunc(b_.CreateLShr(b_.CreateVectorSplat(kLanes, mask), source),
                                            lanes_of(b_.getInt1Ty()));
-      source = b_.CreateSelect(member, source, lane);
       llvm::Value* values = vector_read(*c.value, ptx::Type::B32);
-      llvm::AllocaInst* table = fl_.entry_alloca(llvm::ArrayType::get(i32(), kLanes), 64, "shuffle.table");
-      b_.CreateAlignedStore(values, table, llvm::Align(64));
-      llvm::Value* from = b_.CreateGEP(i32(), table, source);
-      llvm::Value* result = b_.CreateMaskedGather(lanes_of(i32()), from, llvm::Align(4), mask_vector(mask));
+      llvm::Value* result = b_.CreateSelect(b_.CreateAnd(in_range, member), exchanged(inst, c, values, source), values);
       vector_write(inst.operands[0], ptx::Type::B32, result, mask);
       if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, in_range, mask);
       return true;
@@ -210,6 +206,55 @@ bool BlockFunctionBuilder::emit_collective_together(const ptx::Instruction& inst
       return false;
   }
   return false;
+}
+
+// values[source[l]] for every lane l whose source is in range (others: anything). With the
+// same lane operand b in every lane, up, down and bfly move every lane by the same distance
+// (or xor): five constant vector shuffles, each taken or not by a bit of b; an idx shuffle of
+// whole warps reads one lane. Otherwise a gather.
+llvm::Value* BlockFunctionBuilder::exchanged(const ptx::Instruction& inst, const CollectiveOperands& c,
+                                             llvm::Value* values, llvm::Value* source) {
+  auto uniform = [&](const ptx::Operand& op) {
+    return !(op.kind == ptx::Operand::Kind::Register && per_lane(a_.shape[op.reg]));
+  };
+  auto gather = [&] {
+    llvm::AllocaInst* table = fl_.entry_alloca(llvm::ArrayType::get(i32(), kLanes), 64, "shuffle.table");
+    b_.CreateAlignedStore(values, table, llvm::Align(64));
+    return b_.CreateMaskedGather(lanes_of(i32()), b_.CreateGEP(i32(), table, source), llvm::Align(4));
+  };
+  if (!uniform(*c.second)) return gather();
+  llvm::Value* distance = b_.CreateAnd(uniform_read(*c.second, ptx::Type::B32), c32(31));
+  const ptx::ShuffleMode mode = inst.q.shuffle;
+  if (mode == ptx::ShuffleMode::Idx) {
+    if (!uniform(*c.third)) return gather();
+    // No segments (c's bits 8..12 zero): every lane reads lane b.
+    llvm::Value* whole_warp = b_.CreateICmpEQ(
+        b_.CreateAnd(uniform_read(*c.third, ptx::Type::B32), c32(0x1f00)), c32(0));
+    llvm::BasicBlock* before = b_.GetInsertBlock();
+    llvm::BasicBlock* segmented = new_block("shuffle.segmented");
+    llvm::BasicBlock* done = new_block("shuffle.done");
+    llvm::Value* broadcast = b_.CreateVectorSplat(kLanes, b_.CreateExtractElement(values, distance));
+    b_.CreateCondBr(whole_warp, done, segmented);
+    b_.SetInsertPoint(segmented);
+    llvm::Value* gathered = gather();
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode* phi = b_.CreatePHI(values->getType(), 2);
+    phi->addIncoming(broadcast, before);
+    phi->addIncoming(gathered, segmented);
+    return phi;
+  }
+  llvm::Value* moved = values;
+  for (uint32_t step = 1; step < kLanes; step <<= 1) {
+    std::vector<int> pattern;
+    for (uint32_t l = 0; l < kLanes; ++l) {
+      const uint32_t from = mode == ptx::ShuffleMode::Down ? l + step : mode == ptx::ShuffleMode::Up ? l - step : l ^ step;
+      pattern.push_back(static_cast<int>(from % kLanes));  // a rotation; lanes it wraps are out of range
+    }
+    llvm::Value* taken = b_.CreateICmpNE(b_.CreateAnd(distance, c32(step)), c32(0));
+    moved = b_.CreateSelect(taken, b_.CreateShuffleVector(moved, pattern), moved);
+  }
+  return moved;
 }
 
 // A warp collective. When its members are exactly the lanes running it together (one
