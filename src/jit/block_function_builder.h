@@ -159,6 +159,8 @@ class BlockFunctionBuilder {
   std::vector<uint32_t> yield_point_;  // per yield target block: its resume point
   std::set<const ptx::Instruction*> yield_branches_;  // spin loops' back-edges
   std::vector<uint32_t> reg_offset_;      // per register: offset in a warp's file, or kNone (unused)
+  std::vector<uint8_t> run_local_;        // per register: live at no resume point (lay_out_registers)
+  std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the function's variable
   uint32_t register_stride_ = 0;          // bytes of one warp's file
   std::map<std::string, uint32_t> lane_frame_offset_;  // per-lane variables
   uint32_t local_stride_ = 0;

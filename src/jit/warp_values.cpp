@@ -10,6 +10,7 @@
 namespace cucpu::jit::block_function {
 
 llvm::Value* BlockFunctionBuilder::slot(uint32_t r) {
+  if (reg_local_[r] != nullptr) return reg_local_[r];
   if (reg_offset_[r] == kNone) {
     fail(fmt::format("internal error: register {} has no slot", r));
     return llvm::PoisonValue::get(fl_.ptr_type());
