@@ -217,15 +217,17 @@ uint32_t CompiledBlock::collective(uint32_t warp_index, jit::CompiledCollective&
   report_exits(warp_index);
   WarpMeeting& m = meeting(warp_index);
   const WarpCollective kind = warp_collective_of(static_cast<jit::WarpCombineKind>(call.kind), call.operation);
+  const uint32_t lanes = setup_->thread_count() - warp_index * kWarpSize;
   for (uint32_t bits = call.active; bits != 0; bits &= bits - 1) {
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
     uint64_t results[kWarpSize];
     uint32_t released = 0;
     const WarpOffer offer{call.values[lane], call.arguments[lane]};
-    if (!m.rendezvous.arrive(lane, call.membermasks[lane], kind, offer, results, released)) continue;
-    const uint32_t members = released | 1u << lane;
-    for (uint32_t r = members; r != 0; r &= r - 1) m.results[__builtin_ctz(r)] = results[__builtin_ctz(r)];
-    m.done |= members;
+    const uint32_t members = WarpRendezvous::members_named(lane, call.membermasks[lane], lanes);
+    if (!m.rendezvous.arrive(lane, members, kind, offer, results, released)) continue;
+    const uint32_t completed_lanes = released | 1u << lane;
+    for (uint32_t r = completed_lanes; r != 0; r &= r - 1) m.results[__builtin_ctz(r)] = results[__builtin_ctz(r)];
+    m.done |= completed_lanes;
   }
   const uint32_t completed = call.active & m.done;
   for (uint32_t bits = completed; bits != 0; bits &= bits - 1) {

@@ -323,12 +323,7 @@ uint64_t FiberBlock::warp_collective(ThreadExecution& self_execution, uint32_t m
   auto& self = static_cast<FiberThread&>(self_execution);
   const uint32_t lane = self.linear_tid % kWarpSize;
   const uint32_t warp_base = self.linear_tid - lane;
-  // A membermask without the calling lane is undefined (PTX ISA 9.7.12.x); treat the
-  // caller as a member so that it cannot wait for a gathering it is not part of.
-  members |= 1u << lane;
-  // Lanes past the end of the block do not exist: a full mask in a partial warp names
-  // only the lanes there are (what the GPU does with its inactive lanes).
-  if (warp_base + kWarpSize > thread_count_) members &= (1u << (thread_count_ - warp_base)) - 1;
+  members = WarpRendezvous::members_named(lane, members, thread_count_ - warp_base);
 
   uint64_t results[kWarpSize];
   uint32_t released = 0;

@@ -3,7 +3,7 @@
 // and activemask (9.7.12.14). Each runtime function packs its lane's offer, meets the
 // other lanes of the membermask, and the last to arrive runs the combine for all.
 // Where PTX leaves a result undefined we do what an H100 does where known: a shuffle
-// whose source lane is not a member reads the caller's own value.
+// whose source lane (in range) is not a member reads 0.
 #include "exec/warp_collectives.h"
 
 #include <fmt/format.h>
@@ -121,9 +121,10 @@ void combine_shuffle(uint32_t members, const WarpOffer (&offers)[kWarpSize], uin
         break;
     }
     if (!in_range) source = self;
-    // A source lane outside the membermask is undefined; read our own value (as an H100 does).
-    if (((members >> source) & 1) == 0) source = self;
-    results[lane] = (offers[source].value & 0xffffffffu) | (in_range ? kPredicateBit : 0);
+    // A source lane outside the membermask is undefined; it reads 0 on an H100 and H200,
+    // whether that lane has exited or runs elsewhere (tests/e2e/probes/shuffle_non_member_source.cu).
+    const uint64_t value = ((members >> source) & 1) != 0 ? offers[source].value & 0xffffffffu : 0;
+    results[lane] = value | (in_range ? kPredicateBit : 0);
   });
 }
 

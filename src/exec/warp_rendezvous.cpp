@@ -28,6 +28,11 @@ void WarpRendezvous::close(Gathering& gathering) {
   open_.pop_back();
 }
 
+uint32_t WarpRendezvous::members_named(uint32_t lane, uint32_t membermask, uint32_t lanes) {
+  const uint32_t existing = lanes >= kWarpSize ? ~0u : (1u << lanes) - 1;
+  return (membermask | 1u << lane) & existing;
+}
+
 bool WarpRendezvous::arrive(uint32_t lane, uint32_t members, const WarpCollective& collective, WarpOffer offer,
                             uint64_t (&results)[kWarpSize], uint32_t& released) {
   const uint32_t lane_bit = 1u << lane;

@@ -17,6 +17,12 @@ class WarpRendezvous {
   // Forgets every open gathering, for the next block.
   void reset();
 
+  // The members `membermask` names for `lane` of a warp whose lanes 0..lanes-1 exist: the
+  // caller always (a mask without it is undefined, PTX ISA 9.7.12.x; so it cannot wait for
+  // a gathering it is not part of), lanes past the end of the block never (a full mask in a
+  // partial warp names only the lanes there are, as on the GPU).
+  static uint32_t members_named(uint32_t lane, uint32_t membermask, uint32_t lanes);
+
   // Records that `lane` arrived with `offer` at a collective over the lanes of `members`
   // (which includes `lane`; exited lanes are left out of it). Returns true when this
   // arrival completes the gathering: then `results` holds each member's result and

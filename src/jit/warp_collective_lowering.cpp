@@ -193,11 +193,13 @@ bool BlockFunctionBuilder::emit_collective_together(const ptx::Instruction& inst
           break;
       }
       source = b_.CreateSelect(in_range, source, lane);
-      // A source lane outside the members reads the caller's own value, as on an H100.
+      // A source lane in range but outside the members reads 0, as on an H100 and H200
+      // (tests/e2e/probes/shuffle_non_member_source.cu); out of range, the caller's own value.
       llvm::Value* member = b_.CreateTrunc(b_.CreateLShr(b_.CreateVectorSplat(kLanes, mask), source),
                                            lanes_of(b_.getInt1Ty()));
       llvm::Value* values = vector_read(*c.value, ptx::Type::B32);
-      llvm::Value* result = b_.CreateSelect(b_.CreateAnd(in_range, member), exchanged(inst, c, values, source), values);
+      llvm::Value* read = b_.CreateSelect(member, exchanged(inst, c, values, source), llvm::Constant::getNullValue(values->getType()));
+      llvm::Value* result = b_.CreateSelect(in_range, read, values);
       vector_write(inst.operands[0], ptx::Type::B32, result, mask);
       if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, in_range, mask);
       return true;

@@ -651,12 +651,13 @@ TEST(WarpCollectives, ShuffleCombineFollowsThePtxLaneRules) {
       }
     }
   }
-  // A source lane outside the membermask reads the caller's own value (what an H100 does).
+  // A source lane in range but outside the membermask reads 0 (what an H200 does,
+  // tests/e2e/probes/shuffle_non_member_source.cu).
   WarpOffer offers[kWarpSize];
   for (uint32_t lane = 0; lane < kWarpSize; ++lane) offers[lane] = {100 + lane, 16 | (uint64_t{31} << 32)};
   uint64_t results[kWarpSize];
   combine_shuffle(0x0000ffffu, offers, results, mode_code(ShuffleMode::Bfly));
-  EXPECT_EQ(results[3], 103u | kP);
+  EXPECT_EQ(results[3], 0u | kP);
 }
 
 TEST(WarpCollectives, VoteMatchAndElectCombines) {
@@ -733,7 +734,8 @@ TEST(WarpCollectives, ShuffleVoteMatchElectAndActivemaskInAPartialWarp) {
     const uint32_t lane = t % 32, lanes = t < 32 ? 32 : 16;
     const uint32_t existing = lanes == 32 ? ~0u : 0xffffu;
     const WarpOps& o = out[t];
-    EXPECT_EQ(o.shfl_down, lane + 1 < lanes ? (101 + lane) | kP : (100 + lane) | (lane == 31 ? 0 : kP)) << t;
+    // Lane 15 of the 16-lane warp reads lane 16, which does not exist: 0, as on an H200.
+    EXPECT_EQ(o.shfl_down, lane + 1 < lanes ? (101 + lane) | kP : lane == 31 ? 100 + lane : kP) << t;
     EXPECT_EQ(o.ballot, 0x49249249u & existing) << t;
     EXPECT_EQ(o.any, 1u) << t;
     EXPECT_EQ(o.all, 1u) << t;
@@ -762,9 +764,9 @@ TEST(WarpCollectives, SyncwarpAndShuffleWithAnExitedLaneComplete) {
   uint32_t* data = out.data();
   auto kernel = make_kernel("syncwarp_exit", syncwarp_without_lane_3, true);
   ASSERT_TRUE(run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), &data));
-  // The ballot leaves lane 3 out; a shuffle from it reads the caller's own value.
-  for (uint32_t lane = 0; lane < 32; ++lane)
-    EXPECT_EQ(out[lane], lane == 3 ? 0u : (~0u & ~8u) ^ (100 + lane)) << lane;
+  // The ballot leaves lane 3 out; a shuffle from it reads 0, as on an H200
+  // (tests/e2e/probes/shuffle_non_member_source.cu).
+  for (uint32_t lane = 0; lane < 32; ++lane) EXPECT_EQ(out[lane], lane == 3 ? 0u : ~0u & ~8u) << lane;
 }
 
 // Lane 3 waits at a block barrier that lanes 0..31 of warp 0 never reach: warp 0's
