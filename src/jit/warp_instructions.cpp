@@ -248,6 +248,11 @@ void BlockFunctionBuilder::emit_per_lane(const ptx::Instruction& inst, uint32_t 
   // The lane's copies of the varying registers live in allocas of this instruction alone,
   // so that they become values local to its loop (uniform registers are read in place).
   std::vector<llvm::AllocaInst*> copies(a_.register_count, nullptr);
+  // The lanes of a varying register (not a predicate) go through a table, stored before the
+  // lanes' loop and read back after it: a lane's value is then one scalar load or store.
+  // (An extractelement at a variable lane from a vector in machine registers costs a spill
+  // of the whole vector and a load that cannot be forwarded from it, in every pass.)
+  std::vector<llvm::AllocaInst*> tables(a_.register_count, nullptr);
   for (uint32_t r : touched) {
     if (!per_lane(a_.shape[r])) {
       bind(r);
@@ -259,13 +264,21 @@ void BlockFunctionBuilder::emit_per_lane(const ptx::Instruction& inst, uint32_t 
     } else {
       fl_.registers[r] = copies[r];
     }
+    if (register_width(r) == 1) continue;
+    tables[r] = fl_.entry_alloca(lanes_of(register_type(r)), 64, "lane.table");
+    b_.CreateAlignedStore(load_lanes(r), tables[r], llvm::Align(64));
   }
+  auto lane_in_table = [&](uint32_t r, llvm::Value* lane) {
+    return b_.CreateGEP(register_type(r), tables[r], b_.CreateZExt(lane, b_.getInt64Ty()));
+  };
   for_each_lane(mask, [&](llvm::Value* lane) {
     // The lane's context is made only when the lowering turns out to use it.
     llvm::Instruction* context_point = llvm::cast<llvm::Instruction>(b_.CreateAdd(lane, c32(0), "lane.here"));
     for (uint32_t r : touched) {
       if (copies[r] == nullptr) continue;
-      b_.CreateStore(b_.CreateExtractElement(load_lanes(r), lane), copies[r]);
+      llvm::Value* value = tables[r] != nullptr ? b_.CreateLoad(register_type(r), lane_in_table(r, lane))
+                                                : b_.CreateExtractElement(load_lanes(r), lane);
+      b_.CreateStore(value, copies[r]);
     }
     bind_lane_frame(lane);
     mode_ = Mode::Lane;
@@ -286,12 +299,18 @@ void BlockFunctionBuilder::emit_per_lane(const ptx::Instruction& inst, uint32_t 
     for (uint32_t r : acc.writes) {
       if (copies[r] == nullptr) continue;
       llvm::Value* lane_value = b_.CreateLoad(copies[r]->getAllocatedType(), copies[r]);
-      store_lanes(r, b_.CreateInsertElement(load_lanes(r), lane_value, lane));
+      if (tables[r] != nullptr) {
+        b_.CreateStore(lane_value, lane_in_table(r, lane));
+      } else {
+        store_lanes(r, b_.CreateInsertElement(load_lanes(r), lane_value, lane));
+      }
     }
     mode_ = Mode::Uniform;
     lane_ = nullptr;
     fl_.thread_context = block_context_;
   });
+  for (uint32_t r : acc.writes)
+    if (tables[r] != nullptr) store_lanes(r, b_.CreateAlignedLoad(lanes_of(register_type(r)), tables[r], llvm::Align(64)));
 
   if (may_exit) {
     // Lanes that executed exit inside the function have ended.
