@@ -168,76 +168,117 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // Consecutive addresses (lane l at base + l * size, base: lane 0's address; when lane 0 is
   // inactive its stale address usually fails the check, and the lanes gather): one masked
   // vector access, when the vector's inactive ends stay on the pages of the first and last
-  // active lanes. A masked access whose inactive lanes reach an
-  // unmapped page (shared memory's guard, the end of an allocation) is correct but costs a
-  // microcode assist of thousands of cycles.
-  llvm::Value* consecutive = b_.getFalse();
-  llvm::Value* start = nullptr;
-  if (values.size() == 1) {
-    llvm::Value* base = b_.CreateExtractElement(integers, uint64_t{0});
-    std::vector<llvm::Constant*> steps;
-    for (uint32_t l = 0; l < kLanes; ++l) steps.push_back(b_.getInt64(uint64_t{l} * element_bytes));
-    llvm::Value* expected = b_.CreateAdd(b_.CreateVectorSplat(kLanes, base), llvm::ConstantVector::get(steps));
-    llvm::Value* off = b_.CreateAnd(mask, mask_bits(b_.CreateICmpNE(integers, expected)));
-    auto lane_address = [&](llvm::Value* lane) {
-      return b_.CreateAdd(base, b_.CreateMul(b_.CreateZExt(lane, i64), b_.getInt64(element_bytes)));
-    };
-    llvm::Value* first = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
-    llvm::Value* last = b_.CreateSub(c32(kLanes - 1), b_.CreateIntrinsic(llvm::Intrinsic::ctlz, {i32()}, {mask, b_.getTrue()}));
-    auto page = [&](llvm::Value* address) { return b_.CreateLShr(address, b_.getInt64(12)); };
-    llvm::Value* end = b_.CreateAdd(base, b_.getInt64(kLanes * element_bytes - 1));
-    consecutive = b_.CreateAnd(b_.CreateICmpEQ(off, c32(0)),
-                               b_.CreateAnd(b_.CreateICmpEQ(page(base), page(lane_address(first))),
-                                            b_.CreateICmpEQ(page(end), page(lane_address(last)))));
-    start = b_.CreateIntToPtr(base, fl_.ptr_type());
-  }
+  // active lanes. A masked access whose inactive lanes reach an unmapped page (shared
+  // memory's guard, the end of an allocation) is correct but costs a microcode assist of
+  // thousands of cycles. Failing that, each half of the warp consecutive on its own (a
+  // warp of two rows of a 16-wide block, as in 16x16 tiles): two masked accesses of 16
+  // lanes. Else a gather or scatter.
   llvm::Type* element = fl_.int_type(bits);
   llvm::Type* lanes_type = lanes_of(element);
   const llvm::Align align(element_bytes);
+  auto page = [&](llvm::Value* address) { return b_.CreateLShr(address, b_.getInt64(12)); };
+  // Whether `width` lanes from `base` on stay on the pages of the active ones among them
+  // (`lanes`, the segment's bits of the mask from bit 0; none active is fine).
+  auto pages_ok = [&](llvm::Value* base, llvm::Value* lanes, uint32_t width) {
+    auto lane_address = [&](llvm::Value* lane) {
+      return b_.CreateAdd(base, b_.CreateMul(b_.CreateZExt(lane, i64), b_.getInt64(element_bytes)));
+    };
+    llvm::Value* first = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {lanes, b_.getFalse()});
+    llvm::Value* last = b_.CreateSub(c32(31), b_.CreateIntrinsic(llvm::Intrinsic::ctlz, {i32()}, {lanes, b_.getFalse()}));
+    llvm::Value* end = b_.CreateAdd(base, b_.getInt64(width * element_bytes - 1));
+    llvm::Value* ok = b_.CreateAnd(b_.CreateICmpEQ(page(base), page(lane_address(first))),
+                                   b_.CreateICmpEQ(page(end), page(lane_address(last))));
+    return b_.CreateOr(b_.CreateICmpEQ(lanes, c32(0)), ok);
+  };
+  // Per lane l: the address it has when its segment of `width` lanes is consecutive.
+  auto consecutive_addresses = [&](uint32_t width) {
+    std::vector<int> firsts;
+    std::vector<llvm::Constant*> steps;
+    for (uint32_t l = 0; l < kLanes; ++l) {
+      firsts.push_back(static_cast<int>(l / width * width));
+      steps.push_back(b_.getInt64(uint64_t{l % width} * element_bytes));
+    }
+    return b_.CreateAdd(b_.CreateShuffleVector(integers, firsts), llvm::ConstantVector::get(steps));
+  };
+  auto all_consecutive = [&](uint32_t width) {
+    return b_.CreateICmpEQ(b_.CreateAnd(mask, mask_bits(b_.CreateICmpNE(integers, consecutive_addresses(width)))), c32(0));
+  };
+  auto lane_pointer = [&](uint32_t lane) {
+    return b_.CreateIntToPtr(b_.CreateExtractElement(integers, uint64_t{lane}), fl_.ptr_type());
+  };
+  std::vector<int> low_half, high_half, both_halves;
+  for (uint32_t l = 0; l < kLanes; ++l) (l < kLanes / 2 ? low_half : high_half).push_back(static_cast<int>(l));
+  for (uint32_t l = 0; l < kLanes; ++l) both_halves.push_back(static_cast<int>(l));
+  llvm::Type* half_type = llvm::FixedVectorType::get(element, kLanes / 2);
+  // Branches to whole (the warp consecutive), halves (each half consecutive) or scattered.
+  auto choose = [&](llvm::BasicBlock* whole, llvm::BasicBlock* halves, llvm::BasicBlock* scattered) {
+    llvm::Value* whole_ok =
+        b_.CreateAnd(all_consecutive(kLanes), pages_ok(b_.CreateExtractElement(integers, uint64_t{0}), mask, kLanes));
+    llvm::BasicBlock* try_halves = new_block("access.try_halves");
+    b_.CreateCondBr(whole_ok, whole, try_halves);
+    b_.SetInsertPoint(try_halves);
+    llvm::Value* halves_ok = b_.CreateAnd(
+        all_consecutive(kLanes / 2),
+        b_.CreateAnd(pages_ok(b_.CreateExtractElement(integers, uint64_t{0}), b_.CreateAnd(mask, c32(0xffff)), kLanes / 2),
+                     pages_ok(b_.CreateExtractElement(integers, uint64_t{kLanes / 2}), b_.CreateLShr(mask, c32(16)),
+                              kLanes / 2)));
+    b_.CreateCondBr(halves_ok, halves, scattered);
+  };
   for (size_t i = 0; i < values.size(); ++i) {
     llvm::Value* at = i == 0 ? pointers
                              : b_.CreateGEP(b_.getInt8Ty(), pointers,
                                             llvm::ConstantInt::get(lanes64, i * element_bytes));
+    llvm::Value* v = nullptr;
     if (store) {
-      llvm::Value* v = fl_.to_bits(vector_read(*values[i], inst.q.type));
+      v = fl_.to_bits(vector_read(*values[i], inst.q.type));
       if (v->getType()->getScalarSizeInBits() != bits) v = b_.CreateTrunc(v, lanes_type);
-      if (values.size() == 1) {
-        llvm::BasicBlock* together = new_block("store.consecutive");
-        llvm::BasicBlock* scattered = new_block("store.scattered");
-        llvm::BasicBlock* done = new_block("store.done");
-        b_.CreateCondBr(consecutive, together, scattered);
-        b_.SetInsertPoint(together);
-        b_.CreateMaskedStore(v, start, align, mask_lanes);
-        b_.CreateBr(done);
-        b_.SetInsertPoint(scattered);
+    }
+    if (values.size() != 1) {
+      if (store) {
         b_.CreateMaskedScatter(v, at, align, mask_lanes);
-        b_.CreateBr(done);
-        b_.SetInsertPoint(done);
       } else {
-        b_.CreateMaskedScatter(v, at, align, mask_lanes);
+        llvm::Value* loaded = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
+        if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
       }
       continue;
     }
-    llvm::Value* loaded = nullptr;
-    if (values.size() == 1) {
-      llvm::BasicBlock* together = new_block("load.consecutive");
-      llvm::BasicBlock* scattered = new_block("load.gathered");
-      llvm::BasicBlock* done = new_block("load.done");
-      b_.CreateCondBr(consecutive, together, scattered);
-      b_.SetInsertPoint(together);
-      llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, start, align, mask_lanes);
+    llvm::BasicBlock* whole = new_block("access.consecutive");
+    llvm::BasicBlock* halves = new_block("access.halves");
+    llvm::BasicBlock* scattered = new_block("access.scattered");
+    llvm::BasicBlock* done = new_block("access.done");
+    llvm::Value* low_mask = b_.CreateShuffleVector(mask_lanes, low_half);
+    llvm::Value* high_mask = b_.CreateShuffleVector(mask_lanes, high_half);
+    choose(whole, halves, scattered);
+    if (store) {
+      b_.SetInsertPoint(whole);
+      b_.CreateMaskedStore(v, lane_pointer(0), align, mask_lanes);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(halves);
+      b_.CreateMaskedStore(b_.CreateShuffleVector(v, low_half), lane_pointer(0), align, low_mask);
+      b_.CreateMaskedStore(b_.CreateShuffleVector(v, high_half), lane_pointer(kLanes / 2), align, high_mask);
       b_.CreateBr(done);
       b_.SetInsertPoint(scattered);
-      llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
+      b_.CreateMaskedScatter(v, at, align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
-      llvm::PHINode* phi = b_.CreatePHI(lanes_type, 2);
-      phi->addIncoming(vector_load, together);
-      phi->addIncoming(gathered, scattered);
-      loaded = phi;
-    } else {
-      loaded = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
+      continue;
     }
+    b_.SetInsertPoint(whole);
+    llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, lane_pointer(0), align, mask_lanes);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(halves);
+    llvm::Value* low = b_.CreateMaskedLoad(half_type, lane_pointer(0), align, low_mask);
+    llvm::Value* high = b_.CreateMaskedLoad(half_type, lane_pointer(kLanes / 2), align, high_mask);
+    llvm::Value* halves_load = b_.CreateShuffleVector(low, high, both_halves);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(scattered);
+    llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
+    b_.CreateBr(done);
+    b_.SetInsertPoint(done);
+    llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 3);
+    loaded->addIncoming(vector_load, whole);
+    loaded->addIncoming(halves_load, halves);
+    loaded->addIncoming(gathered, scattered);
     if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
   }
   b_.CreateBr(none);
