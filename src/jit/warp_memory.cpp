@@ -7,8 +7,8 @@
 // every lane's value before any later instruction runs and a scatter writes lanes in lane
 // order (the highest lane's value stays where lanes collide), as the lanes one after
 // another would. Loads and stores with memory-order semantics (.volatile, .relaxed,
-// .acquire, .release) and the spaces whose addresses need more (.shared::cluster, 32-bit
-// .local addresses) run once per lane.
+// .acquire, .release) outside .shared and the spaces whose addresses need more
+// (.shared::cluster, 32-bit .local addresses) run once per lane.
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
@@ -20,7 +20,17 @@ namespace {
 
 bool loads_or_stores_lane_wise(const ptx::Instruction& inst) {
   if (inst.opcode != ptx::Opcode::Ld && inst.opcode != ptx::Opcode::Ldu && inst.opcode != ptx::Opcode::St) return false;
-  if (inst.q.sem != ptx::Semantics::None || inst.operands.size() != 2) return false;
+  if (inst.operands.size() != 2) return false;
+  // .volatile and memory orders ask that every access happen, in order, as other threads
+  // see it. Only the block's threads see its .shared memory, and they all run in this
+  // function on one host thread, each instruction done for every lane before the next: any
+  // order the function keeps is theirs. (Legacy warp-synchronous code reads and writes
+  // volatile shared memory all the time; once per lane it cost a lane context per access.)
+  const bool ordered = inst.q.sem != ptx::Semantics::None && inst.q.sem != ptx::Semantics::Weak;
+  const bool block_private = inst.q.space == ptx::StateSpace::Shared &&
+                             (inst.q.sem == ptx::Semantics::Volatile || inst.q.sem == ptx::Semantics::Relaxed ||
+                              inst.q.sem == ptx::Semantics::Acquire || inst.q.sem == ptx::Semantics::Release);
+  if (ordered && !block_private) return false;
   const unsigned bits = ptx::bit_width(inst.q.type);
   if (bits < 8 || bits > 64 || inst.q.type == ptx::Type::Pred) return false;
   if (inst.q.vector != 1 && inst.q.vector != 2 && inst.q.vector != 4) return false;
