@@ -63,9 +63,10 @@ void BlockFunctionBuilder::lay_out_registers() {
   // the warp's SIMT scheduling merges it nearly everywhere: the cost grows with blocks times
   // variables. A large kernel's registers stay in the file, where compiling it stays fast.
   const uint64_t blocks = a_.live_in.size();
-  if (blocks * candidates > kRunLocalBudget) run_local_.assign(a_.register_count, 0);
+  const bool over_budget = blocks * candidates > kRunLocalBudget;
+  if (over_budget) run_local_.assign(a_.register_count, 0);
   log::debug(log::Category::Jit, "kernel {}: {} blocks, {} run-local registers{}", kernel_.name, blocks, candidates,
-             blocks * candidates > kRunLocalBudget ? " (over budget: in the register file)" : "");
+             over_budget ? " (over budget: in the register file)" : "");
   reg_offset_.assign(a_.register_count, kNone);
   uint64_t at = 0;
   for (int pass = 0; pass < 2; ++pass) {  // vectors first, then the scalars packed after them

@@ -128,13 +128,6 @@ bool lane_aligned_register(const ptx::Operand& op, const BlockShape& block) {
 
 bool immediate_operand(const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate; }
 
-// Whether an operand differs between lanes (a per-lane register or special register).
-bool per_lane_operand(const ptx::Operand& op, const std::vector<Shape>& shape, const BlockShape& block) {
-  if (op.kind == ptx::Operand::Kind::Register) return op.reg >= shape.size() || per_lane(shape[op.reg]);
-  if (op.kind == ptx::Operand::Kind::SpecialRegister) return special_register_varies(op.sreg, op.component, block);
-  return false;
-}
-
 // Whether an operand is known to be a multiple of 32 (`aligned`: per register, see below).
 bool multiple_of_32(const ptx::Operand& op, const std::vector<uint8_t>& aligned, const BlockShape& block) {
   switch (op.kind) {
@@ -255,6 +248,12 @@ RegisterSet reach_before(const KernelCfg& cfg, uint32_t from, uint32_t stop) {
 }
 
 }  // namespace
+
+bool per_lane_operand(const ptx::Operand& op, const std::vector<Shape>& shape, const BlockShape& block) {
+  if (op.kind == ptx::Operand::Kind::Register) return op.reg >= shape.size() || per_lane(shape[op.reg]);
+  if (op.kind == ptx::Operand::Kind::SpecialRegister) return special_register_varies(op.sreg, op.component, block);
+  return false;
+}
 
 bool RegisterSet::merge(const RegisterSet& other) {
   bool changed = false;

@@ -79,6 +79,10 @@ struct WarpAnalysis {
 // Whether `special_register` differs between the lanes of one warp of a block of `block`.
 bool special_register_varies(ptx::SpecialRegister sreg, unsigned component, const BlockShape& block);
 
+// Whether an operand differs between lanes (a per-lane register or special register;
+// `shape`: per register, as WarpAnalysis::shape).
+bool per_lane_operand(const ptx::Operand& op, const std::vector<Shape>& shape, const BlockShape& block);
+
 // Liveness and shapes of `kernel` for blocks of `block` threads. `access` is what the scalar
 // translation recorded for the kernel (FunctionFacts::access); `yields`: the kernel has spin
 // loops whose lanes yield (translate_module.h spin_loop_branches).

@@ -216,9 +216,7 @@ bool BlockFunctionBuilder::emit_collective_together(const ptx::Instruction& inst
 // whole warps reads one lane. Otherwise a gather.
 llvm::Value* BlockFunctionBuilder::exchanged(const ptx::Instruction& inst, const CollectiveOperands& c,
                                              llvm::Value* values, llvm::Value* source) {
-  auto uniform = [&](const ptx::Operand& op) {
-    return !(op.kind == ptx::Operand::Kind::Register && per_lane(a_.shape[op.reg]));
-  };
+  auto uniform = [&](const ptx::Operand& op) { return !per_lane_operand(op, a_.shape, shape_); };
   auto gather = [&] {
     llvm::AllocaInst* table = fl_.entry_alloca(llvm::ArrayType::get(i32(), kLanes), 64, "shuffle.table");
     b_.CreateAlignedStore(values, table, llvm::Align(64));
@@ -285,8 +283,7 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
     arguments = b_.CreateOr(lane_operand, b_.CreateShl(clamp, b_.CreateVectorSplat(kLanes, b_.getInt64(32))));
   }
   const ptx::Operand& member_operand = inst.operands.back();
-  const bool one_membermask =
-      !(member_operand.kind == ptx::Operand::Kind::Register && per_lane(a_.shape[member_operand.reg]));
+  const bool one_membermask = !per_lane_operand(member_operand, a_.shape, shape_);
   llvm::BasicBlock* meet = new_block("collective.meet");
   if (one_membermask) {
     llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));

@@ -196,7 +196,7 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
     case BlockEnd::Switch: {
       fl_.current = last;
       const ptx::Operand& index = last->operands[0];
-      if (!(index.kind == ptx::Operand::Kind::Register && per_lane(a_.shape[index.reg]))) {
+      if (!per_lane_operand(index, a_.shape, shape_)) {
         // One index for all lanes: a jump table, as in the scalar translation.
         llvm::BasicBlock* bad = new_block("brx.out_of_range");
         llvm::SwitchInst* jump = b_.CreateSwitch(uniform_read(index, ptx::Type::U32), bad);

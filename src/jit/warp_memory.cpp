@@ -216,9 +216,11 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   auto lane_pointer = [&](uint32_t lane) {
     return b_.CreateIntToPtr(b_.CreateExtractElement(integers, uint64_t{lane}), fl_.ptr_type());
   };
-  std::vector<int> low_half, high_half, both_halves;
-  for (uint32_t l = 0; l < kLanes; ++l) (l < kLanes / 2 ? low_half : high_half).push_back(static_cast<int>(l));
-  for (uint32_t l = 0; l < kLanes; ++l) both_halves.push_back(static_cast<int>(l));
+  std::vector<int> low_half, high_half, both_halves;  // lanes 0-15, 16-31, 0-31
+  for (uint32_t l = 0; l < kLanes; ++l) {
+    (l < kLanes / 2 ? low_half : high_half).push_back(static_cast<int>(l));
+    both_halves.push_back(static_cast<int>(l));
+  }
   llvm::Type* half_type = llvm::FixedVectorType::get(element, kLanes / 2);
   // Branches to whole (the warp consecutive), halves (each half consecutive) or scattered.
   auto choose = [&](llvm::BasicBlock* whole, llvm::BasicBlock* halves, llvm::BasicBlock* scattered) {
@@ -234,24 +236,26 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                               kLanes / 2)));
     b_.CreateCondBr(halves_ok, halves, scattered);
   };
-  for (size_t i = 0; i < values.size(); ++i) {
-    llvm::Value* at = i == 0 ? pointers
-                             : b_.CreateGEP(b_.getInt8Ty(), pointers,
-                                            llvm::ConstantInt::get(lanes64, i * element_bytes));
-    llvm::Value* v = nullptr;
-    if (store) {
-      v = fl_.to_bits(vector_read(*values[i], inst.q.type));
-      if (v->getType()->getScalarSizeInBits() != bits) v = b_.CreateTrunc(v, lanes_type);
-    }
-    if (values.size() != 1) {
+  // A store's value of element i, as integers of the access's width.
+  auto stored = [&](size_t i) {
+    llvm::Value* v = fl_.to_bits(vector_read(*values[i], inst.q.type));
+    return v->getType()->getScalarSizeInBits() != bits ? b_.CreateTrunc(v, lanes_type) : v;
+  };
+  auto write_loaded = [&](size_t i, llvm::Value* loaded) {
+    if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
+  };
+  if (values.size() != 1) {
+    // .v2/.v4: a gather or scatter per element.
+    for (size_t i = 0; i < values.size(); ++i) {
+      llvm::Value* at = b_.CreateGEP(b_.getInt8Ty(), pointers, llvm::ConstantInt::get(lanes64, i * element_bytes));
       if (store) {
-        b_.CreateMaskedScatter(v, at, align, mask_lanes);
+        b_.CreateMaskedScatter(stored(i), at, align, mask_lanes);
       } else {
-        llvm::Value* loaded = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
-        if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
+        write_loaded(i, b_.CreateMaskedGather(lanes_type, at, align, mask_lanes));
       }
-      continue;
     }
+  } else {
+    llvm::Value* v = store ? stored(0) : nullptr;
     llvm::BasicBlock* whole = new_block("access.consecutive");
     llvm::BasicBlock* halves = new_block("access.halves");
     llvm::BasicBlock* scattered = new_block("access.scattered");
@@ -268,28 +272,28 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateMaskedStore(b_.CreateShuffleVector(v, high_half), lane_pointer(kLanes / 2), align, high_mask);
       b_.CreateBr(done);
       b_.SetInsertPoint(scattered);
-      b_.CreateMaskedScatter(v, at, align, mask_lanes);
+      b_.CreateMaskedScatter(v, pointers, align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
-      continue;
+    } else {
+      b_.SetInsertPoint(whole);
+      llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, lane_pointer(0), align, mask_lanes);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(halves);
+      llvm::Value* low = b_.CreateMaskedLoad(half_type, lane_pointer(0), align, low_mask);
+      llvm::Value* high = b_.CreateMaskedLoad(half_type, lane_pointer(kLanes / 2), align, high_mask);
+      llvm::Value* halves_load = b_.CreateShuffleVector(low, high, both_halves);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(scattered);
+      llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, pointers, align, mask_lanes);
+      b_.CreateBr(done);
+      b_.SetInsertPoint(done);
+      llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 3);
+      loaded->addIncoming(vector_load, whole);
+      loaded->addIncoming(halves_load, halves);
+      loaded->addIncoming(gathered, scattered);
+      write_loaded(0, loaded);
     }
-    b_.SetInsertPoint(whole);
-    llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, lane_pointer(0), align, mask_lanes);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(halves);
-    llvm::Value* low = b_.CreateMaskedLoad(half_type, lane_pointer(0), align, low_mask);
-    llvm::Value* high = b_.CreateMaskedLoad(half_type, lane_pointer(kLanes / 2), align, high_mask);
-    llvm::Value* halves_load = b_.CreateShuffleVector(low, high, both_halves);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(scattered);
-    llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, at, align, mask_lanes);
-    b_.CreateBr(done);
-    b_.SetInsertPoint(done);
-    llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 3);
-    loaded->addIncoming(vector_load, whole);
-    loaded->addIncoming(halves_load, halves);
-    loaded->addIncoming(gathered, scattered);
-    if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
   }
   b_.CreateBr(none);
   b_.SetInsertPoint(none);
