@@ -17,9 +17,6 @@ void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, u
   context.ntid[0] = block.x;
   context.ntid[1] = block.y;
   context.ntid[2] = block.z;
-  context.ctaid[0] = setup.block_index.x;
-  context.ctaid[1] = setup.block_index.y;
-  context.ctaid[2] = setup.block_index.z;
   context.nctaid[0] = grid.x;
   context.nctaid[1] = grid.y;
   context.nctaid[2] = grid.z;
@@ -39,19 +36,15 @@ void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, u
   context.params = static_cast<const uint8_t*>(setup.params);
   context.executor = executor;
   context.grid_workspace = setup.grid_workspace;
-  // Cluster registers (PTX ISA 10.x): the block's place in its cluster, the cluster's in the grid.
+  // Cluster registers (PTX ISA 10.x) that are the same for every block: the cluster's shape
+  // and how many clusters the grid has; place_block fills the block's own.
   const Dim3& cluster = setup.cluster_dims;
-  const uint32_t position[3] = {setup.block_index.x, setup.block_index.y, setup.block_index.z};
-  const uint32_t shape[3] = {cluster.x, cluster.y, cluster.z};
-  const uint32_t blocks[3] = {grid.x, grid.y, grid.z};
-  for (int i = 0; i < 3; ++i) {
-    context.cluster_ctaid[i] = position[i] % shape[i];
-    context.cluster_nctaid[i] = shape[i];
-    context.clusterid[i] = position[i] / shape[i];
-    context.nclusterid[i] = blocks[i] / shape[i];
-  }
-  context.cluster_ctarank =
-      context.cluster_ctaid[0] + shape[0] * (context.cluster_ctaid[1] + shape[1] * context.cluster_ctaid[2]);
+  context.cluster_nctaid[0] = cluster.x;
+  context.cluster_nctaid[1] = cluster.y;
+  context.cluster_nctaid[2] = cluster.z;
+  context.nclusterid[0] = grid.x / cluster.x;
+  context.nclusterid[1] = grid.y / cluster.y;
+  context.nclusterid[2] = grid.z / cluster.z;
   context.cluster_nctarank = static_cast<uint32_t>(cluster.count());
   context.is_explicit_cluster = setup.explicit_cluster ? 1 : 0;
   context.shared_stride = setup.shared_stride != 0 ? setup.shared_stride : shared_span(setup.shared_bytes);
@@ -60,6 +53,33 @@ void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, u
   context.graph_exec = setup.shape->graph_exec;
   context.exited = 0;
   context.aggr_smem_size = jit::kReservedSharedBytes + setup.shared_bytes;
+  place_block(context, setup);
+}
+
+void place_block(jit::ThreadContext& context, const BlockSetup& setup) {
+  const Dim3& index = setup.block_index;
+  context.ctaid[0] = index.x;
+  context.ctaid[1] = index.y;
+  context.ctaid[2] = index.z;
+  // The block's place in its cluster, the cluster's in the grid. Without clusters (1x1x1,
+  // nearly every launch) each block is its own cluster: no division per block.
+  const Dim3& cluster = setup.cluster_dims;
+  if (cluster.x == 1 && cluster.y == 1 && cluster.z == 1) {
+    context.cluster_ctaid[0] = context.cluster_ctaid[1] = context.cluster_ctaid[2] = 0;
+    context.clusterid[0] = index.x;
+    context.clusterid[1] = index.y;
+    context.clusterid[2] = index.z;
+    context.cluster_ctarank = 0;
+    return;
+  }
+  const uint32_t position[3] = {index.x, index.y, index.z};
+  const uint32_t shape[3] = {cluster.x, cluster.y, cluster.z};
+  for (int i = 0; i < 3; ++i) {
+    context.cluster_ctaid[i] = position[i] % shape[i];
+    context.clusterid[i] = position[i] / shape[i];
+  }
+  context.cluster_ctarank =
+      context.cluster_ctaid[0] + shape[0] * (context.cluster_ctaid[1] + shape[1] * context.cluster_ctaid[2]);
 }
 
 std::string describe_block(const Dim3& block_index) {

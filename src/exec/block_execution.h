@@ -47,6 +47,9 @@ struct BlockSetup {
 
 // Fills the special registers of the thread with the given linear thread index.
 void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, uint32_t linear_tid, void* executor);
+// Only the registers that name the block (%ctaid, the cluster's and the block's place in
+// it), for the next block of the same grid in a context fill_thread_context made.
+void place_block(jit::ThreadContext& context, const BlockSetup& setup);
 
 // "block (x, y, z)" for messages.
 std::string describe_block(const Dim3& block_index);

@@ -140,6 +140,54 @@ BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const Exe
 
 BlockRunner::~BlockRunner() = default;
 
+Result<void> BlockRunner::prepare_setup(BlockSetup& setup, const GridLaunch& grid, const Dim3& block_index) {
+  setup = BlockSetup{};
+  setup.kernel = grid.kernel;
+  setup.shape = &grid.shape;
+  setup.params = grid.params;
+  setup.block_index = block_index;
+  setup.shared_bytes = grid.shared_bytes;
+  setup.shared_base = block_->shared.place(grid.shared_bytes);
+  setup.shared_window = &block_->shared;
+  setup.worker_index = worker_index_;
+  setup.worker_count = worker_count_;
+  setup.grid_workspace = grid.grid_workspace;
+  if (!setup.shared_base)
+    return make_error(ErrorCode::MemoryAllocation,
+                      fmt::format("{}: no memory for {} bytes of shared memory", describe_block(block_index),
+                                  grid.shared_bytes));
+  return {};
+}
+
+Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block_index, uint64_t count,
+                                              const std::atomic<bool>& failed) {
+  if (!block_) block_ = spare_blocks().take(settings_.fiber_stack_bytes);
+  if (!block_)
+    return make_error(ErrorCode::MemoryAllocation, fmt::format("{}: no memory to run it", describe_block(block_index)));
+  ResumableBlock& block = *block_;
+  if (auto placed = prepare_setup(block.setup, grid, block_index); !placed) return placed;
+  if (auto ready = compiled_.start_grid(block.setup, grid.compiled); !ready) return ready;
+  const Dim3& blocks = grid.shape.grid;
+  for (uint64_t i = 0; i < count; ++i) {
+    if (failed.load(std::memory_order_relaxed)) return {};
+    if (grid.tree) block.scope.emplace(*grid.tree, block.setup.thread_count());
+    compiled_.launch_scope = block.scope ? &*block.scope : nullptr;
+    Result<void> result = compiled_.run_next_block(block_index);
+    compiled_.launch_scope = nullptr;
+    block.scope.reset();
+    if (!result) return result;
+    // The next block in linear order: x fastest.
+    if (++block_index.x == blocks.x) {
+      block_index.x = 0;
+      if (++block_index.y == blocks.y) {
+        block_index.y = 0;
+        ++block_index.z;
+      }
+    }
+  }
+  return {};
+}
+
 BlockRun BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index) {
   if (!block_) block_ = spare_blocks().take(settings_.fiber_stack_bytes);
   if (!block_)
@@ -149,22 +197,7 @@ BlockRun BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index)
   ResumableBlock& block = *block_;
   block.grid = &grid;
   BlockSetup& setup = block.setup;
-  setup = BlockSetup{};
-  setup.kernel = grid.kernel;
-  setup.shape = &grid.shape;
-  setup.params = grid.params;
-  setup.block_index = block_index;
-  setup.shared_bytes = grid.shared_bytes;
-  setup.shared_base = block.shared.place(grid.shared_bytes);
-  setup.shared_window = &block.shared;
-  setup.worker_index = worker_index_;
-  setup.worker_count = worker_count_;
-  setup.grid_workspace = grid.grid_workspace;
-  if (!setup.shared_base)
-    return BlockRun{make_error(ErrorCode::MemoryAllocation,
-                               fmt::format("{}: no memory for {} bytes of shared memory", describe_block(block_index),
-                                           grid.shared_bytes)),
-                    nullptr};
+  if (auto placed = prepare_setup(setup, grid, block_index); !placed) return BlockRun{placed.error(), nullptr};
 
   // The device runtime of the block's threads (dynamic parallelism): the scope ends with
   // the block; the grids it launched go on in the launch tree.

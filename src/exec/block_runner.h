@@ -1,6 +1,7 @@
 // Running one block on one worker: shared memory, and the choice of execution strategy.
 #pragma once
 
+#include <atomic>
 #include <csetjmp>
 #include <cstdint>
 #include <memory>
@@ -95,10 +96,17 @@ class BlockRunner {
   BlockRunner& operator=(const BlockRunner&) = delete;
 
   BlockRun run_block(const GridLaunch& grid, const Dim3& block_index);
+  // `count` blocks of a grid that has a compiled block function (grid.compiled), from
+  // `first` on in linear order (x fastest), one after another: what they share is made
+  // once. Ends at the first block that fails (its error), or early once `failed` is set:
+  // the rest of a failed grid is skipped, as a GPU aborts a faulting kernel.
+  Result<void> run_compiled_blocks(const GridLaunch& grid, Dim3 first, uint64_t count, const std::atomic<bool>& failed);
   // Goes on with a suspended block (of any worker) on this worker.
   BlockRun resume_block(std::unique_ptr<ResumableBlock> block);
 
  private:
+  // A block's setup, with its shared memory in block_'s window.
+  Result<void> prepare_setup(BlockSetup& setup, const GridLaunch& grid, const Dim3& block_index);
   // The block ended (progress) or was suspended (nullopt, it keeps `block`).
   BlockRun conclude(std::unique_ptr<ResumableBlock> block, std::optional<Result<void>> progress);
 

@@ -84,8 +84,13 @@ CompiledBlock::CompiledBlock(uintptr_t stack_low, uintptr_t stack_high) : stack_
 CompiledBlock::~CompiledBlock() = default;
 
 Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBlockCode& code) {
-  clear_error();
-  setup_ = &setup;
+  if (auto ready = start_grid(setup, code); !ready) return ready;
+  return run_next_block(setup.block_index);
+}
+
+Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code) {
+  setup_ = setup;
+  code_ = code;
   const uint32_t threads = setup.thread_count();
   const uint32_t warp_count = (threads + kWarpSize - 1) / kWarpSize;
   // The warps' state and the threads' .local frames, kept from block to block.
@@ -94,10 +99,10 @@ Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBloc
     warps_.reset(static_cast<uint8_t*>(std::aligned_alloc(kWarpAlignment, warps_bytes)));
     warps_bytes_ = warps_ ? warps_bytes : 0;
   }
-  const std::size_t local_bytes = std::max<std::size_t>(std::size_t{threads} * code.local_stride, 16);
-  if (local_bytes > local_bytes_) {
-    local_.reset(static_cast<uint8_t*>(std::aligned_alloc(16, (local_bytes + 15) / 16 * 16)));
-    local_bytes_ = local_ ? local_bytes : 0;
+  local_bytes_used_ = std::max<std::size_t>(std::size_t{threads} * code.local_stride, 16);
+  if (local_bytes_used_ > local_bytes_) {
+    local_.reset(static_cast<uint8_t*>(std::aligned_alloc(16, (local_bytes_used_ + 15) / 16 * 16)));
+    local_bytes_ = local_ ? local_bytes_used_ : 0;
   }
   const std::size_t registers_bytes = std::size_t{warp_count} * code.register_stride;
   if (registers_bytes > registers_bytes_) {
@@ -108,7 +113,7 @@ Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBloc
     return make_error(ErrorCode::MemoryAllocation,
                       fmt::format("{}: no memory for its warps' state", describe_block(setup.block_index)));
 
-  fill_thread_context(block_context_, setup, 0, &lane_execution_);
+  fill_thread_context(block_context_, setup_, 0, &lane_execution_);
   lane_context_ = block_context_;
   frame_.block = &block_context_;
   frame_.lane = &lane_context_;
@@ -118,9 +123,21 @@ Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBloc
   frame_.warp_count = warp_count;
   frame_.warp_stride = code.warp_stride;
   frame_.local_stride = code.local_stride;
-  frame_.current_thread = 0;
   frame_.execution = this;
-  for (uint32_t w = 0; w < warp_count; ++w) {
+  if (meetings_.size() < warp_count) meetings_.resize(warp_count);
+  return {};
+}
+
+Result<void> CompiledBlock::run_next_block(const Dim3& block_index) {
+  clear_error();
+  setup_.block_index = block_index;
+  // The lanes' context is the block's with a lane's own registers, which enter_lane sets.
+  place_block(block_context_, setup_);
+  place_block(lane_context_, setup_);
+  block_context_.exited = 0;
+  frame_.current_thread = 0;
+  const uint32_t threads = setup_.thread_count();
+  for (uint32_t w = 0; w < frame_.warp_count; ++w) {
     jit::CompiledWarp& state = warp(w);
     const uint32_t lanes = std::min(kWarpSize, threads - w * kWarpSize);
     state.live = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
@@ -128,7 +145,6 @@ Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBloc
     state.park_count = 0;
     state.runs[0] = jit::CompiledRun{0, state.live, 0, 0};
   }
-  if (meetings_.size() < warp_count) meetings_.resize(warp_count);
   for (WarpMeeting& m : meetings_) {
     if (!m.used) continue;
     m.rendezvous.reset();
@@ -138,10 +154,10 @@ Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBloc
   }
   lane_execution_.linear_tid = 0;
   running_kernel_thread = {&lane_execution_, stack_low_, stack_high_, reinterpret_cast<uintptr_t>(local_.get()),
-                           reinterpret_cast<uintptr_t>(local_.get()) + local_bytes};
-  if (setjmp(abandon_point_) == 0) code.entry(&frame_);
+                           reinterpret_cast<uintptr_t>(local_.get()) + local_bytes_used_};
+  if (setjmp(abandon_point_) == 0) code_.entry(&frame_);
   running_kernel_thread = {};
-  report_fault(setup);
+  report_fault(setup_);
   return block_result();
 }
 
@@ -149,14 +165,14 @@ void CompiledBlock::barrier_sync(ThreadExecution& self, uint32_t barrier, uint32
   report_error(ErrorCode::LaunchFailure,
                fmt::format("{}: thread {} of kernel {} reached barrier {} through a runtime call, which the compiled "
                            "block strategy never makes (internal error)",
-                           describe_block(setup_->block_index), self.linear_tid, setup_->kernel->name, barrier));
+                           describe_block(setup_.block_index), self.linear_tid, setup_.kernel->name, barrier));
 }
 
 uint64_t CompiledBlock::warp_collective(ThreadExecution& self, uint32_t, const WarpCollective& collective, WarpOffer) {
   report_error(ErrorCode::LaunchFailure,
                fmt::format("{}: thread {} of kernel {} reached {} through a runtime call, which the compiled block "
                            "strategy never makes (internal error)",
-                           describe_block(setup_->block_index), self.linear_tid, setup_->kernel->name, collective.name));
+                           describe_block(setup_.block_index), self.linear_tid, setup_.kernel->name, collective.name));
   return 0;
 }
 
@@ -167,7 +183,7 @@ void CompiledBlock::abandon_thread(ThreadExecution&) {
 
 void CompiledBlock::enter_lane(uint32_t warp_index, uint32_t lane) {
   const uint32_t tid = warp_index * kWarpSize + lane;
-  const Dim3& block = setup_->shape->block;
+  const Dim3& block = setup_.shape->block;
   lane_context_.tid[0] = tid % block.x;
   lane_context_.tid[1] = tid / block.x % block.y;
   lane_context_.tid[2] = tid / (block.x * block.y);
@@ -183,8 +199,8 @@ void CompiledBlock::enter_lane(uint32_t warp_index, uint32_t lane) {
 
 void CompiledBlock::unsupported(uint32_t warp_index, const char* what) {
   report_error(ErrorCode::LaunchFailure,
-               fmt::format("{}: warp {} of kernel {}: {}", describe_block(setup_->block_index), warp_index,
-                           setup_->kernel->name, what));
+               fmt::format("{}: warp {} of kernel {}: {}", describe_block(setup_.block_index), warp_index,
+                           setup_.kernel->name, what));
   lane_execution_.linear_tid = warp_index * kWarpSize;
   abandon_thread(lane_execution_);
 }
@@ -197,7 +213,7 @@ CompiledBlock::WarpMeeting& CompiledBlock::meeting(uint32_t warp_index) {
 
 void CompiledBlock::report_exits(uint32_t warp_index) {
   WarpMeeting& m = meeting(warp_index);
-  const uint32_t threads = setup_->thread_count();
+  const uint32_t threads = setup_.thread_count();
   const uint32_t lanes = std::min(kWarpSize, threads - warp_index * kWarpSize);
   const uint32_t all = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
   const uint32_t exited = all & ~warp(warp_index).live & ~m.exits_known;
@@ -217,7 +233,7 @@ uint32_t CompiledBlock::collective(uint32_t warp_index, jit::CompiledCollective&
   report_exits(warp_index);
   WarpMeeting& m = meeting(warp_index);
   const WarpCollective kind = warp_collective_of(static_cast<jit::WarpCombineKind>(call.kind), call.operation);
-  const uint32_t lanes = setup_->thread_count() - warp_index * kWarpSize;
+  const uint32_t lanes = setup_.thread_count() - warp_index * kWarpSize;
   for (uint32_t bits = call.active; bits != 0; bits &= bits - 1) {
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
     uint64_t results[kWarpSize];
@@ -247,7 +263,7 @@ void CompiledBlock::collective_results(uint32_t warp_index, uint32_t lanes, uint
 }
 
 uint32_t CompiledBlock::settle() {
-  const uint32_t threads = setup_->thread_count();
+  const uint32_t threads = setup_.thread_count();
   const uint32_t warp_count = frame_.warp_count;
   std::vector<uint32_t> released;
   bool barrier_parks = false;
@@ -287,9 +303,9 @@ uint32_t CompiledBlock::settle() {
           report_error(ErrorCode::LaunchFailure,
                        park.barrier >= kBarrierCount
                            ? fmt::format("{}: thread {} waits at barrier {} (ids are 0..{})",
-                                         describe_block(setup_->block_index), tid, park.barrier, kBarrierCount - 1)
+                                         describe_block(setup_.block_index), tid, park.barrier, kBarrierCount - 1)
                            : fmt::format("{}: thread {} waits at barrier {} for {} threads, but the block has {} warps",
-                                         describe_block(setup_->block_index), tid, park.barrier, park.thread_count,
+                                         describe_block(setup_.block_index), tid, park.barrier, park.thread_count,
                                          warp_threads / kWarpSize));
           goes_on[tid] = 1;
           continue;
@@ -342,8 +358,8 @@ std::string CompiledBlock::describe_stall(const BlockBarriers& barriers) const {
     if (!waits.empty()) waits += "; ";
     waits += fmt::format("warp {}: {}", w, meetings_[w].rendezvous.describe_waiting());
   }
-  const uint32_t threads = setup_->thread_count();
-  return fmt::format("{} cannot finish: {} ({} of {} threads exited)", describe_block(setup_->block_index), waits,
+  const uint32_t threads = setup_.thread_count();
+  return fmt::format("{} cannot finish: {} ({} of {} threads exited)", describe_block(setup_.block_index), waits,
                      threads - live_threads, threads);
 }
 

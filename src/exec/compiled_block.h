@@ -21,7 +21,14 @@ class CompiledBlock final : public BlockExecution {
   CompiledBlock(uintptr_t stack_low, uintptr_t stack_high);
   ~CompiledBlock() override;
 
+  // One block: start_grid, then run_next_block.
   Result<void> run(const BlockSetup& setup, const jit::CompiledBlockCode& code);
+  // What every block of a grid shares, made once for a worker's run of its blocks (a
+  // grid of many small blocks costs little more than its blocks' work): the warps' state,
+  // the frame, the special registers but the block's own. setup.block_index: the first.
+  Result<void> start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code);
+  // Runs block `block_index` of the grid start_grid readied.
+  Result<void> run_next_block(const Dim3& block_index);
 
   // The block function never calls the waiting operations of BlockExecution: its
   // barriers and collectives are its own. Reaching these means generated code is wrong.
@@ -59,7 +66,8 @@ class CompiledBlock final : public BlockExecution {
 
   uintptr_t stack_low_;
   uintptr_t stack_high_;
-  const BlockSetup* setup_ = nullptr;
+  BlockSetup setup_;
+  jit::CompiledBlockCode code_;
   jit::ThreadContext block_context_{};
   jit::ThreadContext lane_context_{};
   ThreadExecution lane_execution_{this, 0};
@@ -71,6 +79,7 @@ class CompiledBlock final : public BlockExecution {
   std::size_t warps_bytes_ = 0;
   std::unique_ptr<uint8_t, AlignedFree> local_;
   std::size_t local_bytes_ = 0;
+  std::size_t local_bytes_used_ = 0;  // this grid's threads' frames
   std::unique_ptr<uint8_t, AlignedFree> registers_;
   std::size_t registers_bytes_ = 0;
   BlockBarriers barriers_;

@@ -362,6 +362,7 @@ void WorkerPool::run_worker(unsigned index) {
 }
 
 bool WorkerPool::run_claimed_blocks(GridRun& grid, BlockRunner& runner) {
+  const bool clustered = runs_as_clusters(*grid.launch.kernel, grid.launch.shape);
   for (;;) {
     // One relaxed load per chunk: a more urgent grid (queued after this one started) is
     // served first. Whoever claims the last chunk returns true, so the grid leaves the queue.
@@ -371,14 +372,23 @@ bool WorkerPool::run_claimed_blocks(GridRun& grid, BlockRunner& runner) {
     const uint64_t first = grid.next_block.fetch_add(grid.chunk, std::memory_order_relaxed);
     if (first >= grid.block_count) return true;
     const uint64_t end = std::min(first + grid.chunk, grid.block_count);
-    for (uint64_t block = first; block < end; ++block) {
-      // After a failure the rest of the grid is skipped, as a GPU aborts a faulting kernel.
-      if (grid.failed.load(std::memory_order_relaxed)) continue;
-      if (runs_as_clusters(*grid.launch.kernel, grid.launch.shape)) {
-        auto ran = run_cluster(grid.launch, block, current_worker_index_, settings_.worker_count, settings_);
+    if (clustered) {
+      for (uint64_t cluster = first; cluster < end; ++cluster) {
+        // After a failure the rest of the grid is skipped, as a GPU aborts a faulting kernel.
+        if (grid.failed.load(std::memory_order_relaxed)) break;
+        auto ran = run_cluster(grid.launch, cluster, current_worker_index_, settings_.worker_count, settings_);
         if (!ran) record_failure(grid, ran.error());
-        continue;
       }
+      continue;
+    }
+    if (grid.launch.compiled.entry != nullptr) {
+      auto ran = runner.run_compiled_blocks(grid.launch, block_index_of(first, grid.launch.shape.grid), end - first,
+                                            grid.failed);
+      if (!ran) record_failure(grid, ran.error());
+      continue;
+    }
+    for (uint64_t block = first; block < end; ++block) {
+      if (grid.failed.load(std::memory_order_relaxed)) break;
       BlockRun run = runner.run_block(grid.launch, block_index_of(block, grid.launch.shape.grid));
       if (run.suspended) {
         suspend_block(grid, std::move(run.suspended));
