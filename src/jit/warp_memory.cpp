@@ -156,8 +156,11 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // active lane ends the launch with cudaErrorMisalignedAddress, named by its lane).
   llvm::Value* integers = b_.CreatePtrToInt(pointers, lanes64);
   const ptx::StateSpace space = inst.q.space;
-  if (access_bytes > 1 &&
-      (space == ptx::StateSpace::Global || space == ptx::StateSpace::Shared || space == ptx::StateSpace::Generic)) {
+  const bool checks_alignment =
+      access_bytes > 1 &&
+      (space == ptx::StateSpace::Global || space == ptx::StateSpace::Shared || space == ptx::StateSpace::Generic);
+  auto check_alignment = [&] {
+    if (!checks_alignment) return;
     llvm::Value* low = b_.CreateAnd(integers, llvm::ConstantInt::get(lanes64, access_bytes - 1));
     llvm::Value* bad = b_.CreateAnd(mask, mask_bits(b_.CreateICmpNE(low, llvm::ConstantInt::get(lanes64, 0))));
     llvm::BasicBlock* misaligned = new_block("misaligned");
@@ -173,11 +176,11 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                   {lane_context_, b_.CreateExtractElement(pointers, lane), c32(access_bytes)});
     b_.CreateUnreachable();
     b_.SetInsertPoint(aligned);
-  }
+  };
 
   // Consecutive addresses (lane l at base + l * size, base: lane 0's address; when lane 0 is
-  // inactive its stale address usually fails the check, and the lanes gather): one masked
-  // vector access, when the vector's inactive ends stay on the pages of the first and last
+  // inactive its stale address usually fails the check, and the lanes gather): one vector
+  // access, plain when every lane is active, else masked when the vector's inactive ends stay on the pages of the first and last
   // active lanes. A masked access whose inactive lanes reach an unmapped page (shared
   // memory's guard, the end of an allocation) is correct but costs a microcode assist of
   // thousands of cycles. Failing that, each half of the warp consecutive on its own (a
@@ -222,16 +225,30 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     both_halves.push_back(static_cast<int>(l));
   }
   llvm::Type* half_type = llvm::FixedVectorType::get(element, kLanes / 2);
-  // Branches to whole (the warp consecutive), halves (each half consecutive) or scattered.
-  auto choose = [&](llvm::BasicBlock* whole, llvm::BasicBlock* halves, llvm::BasicBlock* scattered) {
-    llvm::Value* whole_ok =
-        b_.CreateAnd(all_consecutive(kLanes), pages_ok(b_.CreateExtractElement(integers, uint64_t{0}), mask, kLanes));
-    llvm::BasicBlock* try_halves = new_block("access.try_halves");
-    b_.CreateCondBr(whole_ok, whole, try_halves);
-    b_.SetInsertPoint(try_halves);
+  // The common case first: every active lane at lane 0's address plus its place. Then the
+  // active lanes are aligned when lane 0's address is (the others are whole elements
+  // further on), and with all 32 lanes active the access is a plain vector one on the
+  // lanes' own pages. Otherwise (and for any misaligned lane, which the general path names)
+  // every lane's alignment, then whole (masked), halves or scattered.
+  auto choose = [&](llvm::BasicBlock* full, llvm::BasicBlock* whole, llvm::BasicBlock* halves,
+                    llvm::BasicBlock* scattered) {
+    llvm::Value* first = b_.CreateExtractElement(integers, uint64_t{0});
+    llvm::Value* fast = all_consecutive(kLanes);
+    if (checks_alignment)
+      fast = b_.CreateAnd(fast, b_.CreateICmpEQ(b_.CreateAnd(first, b_.getInt64(access_bytes - 1)), b_.getInt64(0)));
+    llvm::BasicBlock* consecutive = new_block("access.consecutive_aligned");
+    llvm::BasicBlock* general = new_block("access.general");
+    b_.CreateCondBr(fast, consecutive, general);
+    b_.SetInsertPoint(consecutive);
+    llvm::BasicBlock* partial = new_block("access.partial");
+    b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(kNone)), full, partial);
+    b_.SetInsertPoint(partial);
+    b_.CreateCondBr(pages_ok(first, mask, kLanes), whole, general);
+    b_.SetInsertPoint(general);
+    check_alignment();
     llvm::Value* halves_ok = b_.CreateAnd(
         all_consecutive(kLanes / 2),
-        b_.CreateAnd(pages_ok(b_.CreateExtractElement(integers, uint64_t{0}), b_.CreateAnd(mask, c32(0xffff)), kLanes / 2),
+        b_.CreateAnd(pages_ok(first, b_.CreateAnd(mask, c32(0xffff)), kLanes / 2),
                      pages_ok(b_.CreateExtractElement(integers, uint64_t{kLanes / 2}), b_.CreateLShr(mask, c32(16)),
                               kLanes / 2)));
     b_.CreateCondBr(halves_ok, halves, scattered);
@@ -246,6 +263,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   };
   if (values.size() != 1) {
     // .v2/.v4: a gather or scatter per element.
+    check_alignment();
     for (size_t i = 0; i < values.size(); ++i) {
       llvm::Value* at = b_.CreateGEP(b_.getInt8Ty(), pointers, llvm::ConstantInt::get(lanes64, i * element_bytes));
       if (store) {
@@ -256,14 +274,18 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     }
   } else {
     llvm::Value* v = store ? stored(0) : nullptr;
+    llvm::BasicBlock* full = new_block("access.full");
     llvm::BasicBlock* whole = new_block("access.consecutive");
     llvm::BasicBlock* halves = new_block("access.halves");
     llvm::BasicBlock* scattered = new_block("access.scattered");
     llvm::BasicBlock* done = new_block("access.done");
     llvm::Value* low_mask = b_.CreateShuffleVector(mask_lanes, low_half);
     llvm::Value* high_mask = b_.CreateShuffleVector(mask_lanes, high_half);
-    choose(whole, halves, scattered);
+    choose(full, whole, halves, scattered);
     if (store) {
+      b_.SetInsertPoint(full);
+      b_.CreateAlignedStore(v, lane_pointer(0), align);
+      b_.CreateBr(done);
       b_.SetInsertPoint(whole);
       b_.CreateMaskedStore(v, lane_pointer(0), align, mask_lanes);
       b_.CreateBr(done);
@@ -276,6 +298,9 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
     } else {
+      b_.SetInsertPoint(full);
+      llvm::Value* full_load = b_.CreateAlignedLoad(lanes_type, lane_pointer(0), align);
+      b_.CreateBr(done);
       b_.SetInsertPoint(whole);
       llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, lane_pointer(0), align, mask_lanes);
       b_.CreateBr(done);
@@ -288,7 +313,8 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, pointers, align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
-      llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 3);
+      llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 4);
+      loaded->addIncoming(full_load, full);
       loaded->addIncoming(vector_load, whole);
       loaded->addIncoming(halves_load, halves);
       loaded->addIncoming(gathered, scattered);
