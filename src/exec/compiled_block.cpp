@@ -29,6 +29,11 @@ CompiledBlock& block_of(jit::CompiledBlockFrame* frame) { return *static_cast<Co
 
 extern "C" uint32_t __cucpu_compiled_settle(jit::CompiledBlockFrame* frame) { return block_of(frame).settle(); }
 
+extern "C" void __cucpu_compiled_leave_direct(jit::CompiledBlockFrame* frame, uint32_t warp, uint32_t start,
+                                              uint32_t target) {
+  block_of(frame).leave_direct(warp, start, target);
+}
+
 extern "C" void __cucpu_compiled_enter_lane(jit::CompiledBlockFrame* frame, uint32_t warp, uint32_t lane) {
   block_of(frame).enter_lane(warp, lane);
 }
@@ -141,9 +146,8 @@ Result<void> CompiledBlock::run_next_block(const Dim3& block_index) {
     jit::CompiledWarp& state = warp(w);
     const uint32_t lanes = std::min(kWarpSize, threads - w * kWarpSize);
     state.live = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
-    state.run_count = 1;
+    state.run_count = 0;  // the block function starts with a direct round from the entry
     state.park_count = 0;
-    state.runs[0] = jit::CompiledRun{0, state.live, 0, 0};
   }
   for (WarpMeeting& m : meetings_) {
     if (!m.used) continue;
@@ -195,6 +199,20 @@ void CompiledBlock::enter_lane(uint32_t warp_index, uint32_t lane) {
   const uintptr_t frame = reinterpret_cast<uintptr_t>(local_.get()) + uintptr_t{tid} * frame_.local_stride;
   running_kernel_thread.local_low = frame;
   running_kernel_thread.local_high = frame + frame_.local_stride;
+}
+
+void CompiledBlock::leave_direct(uint32_t current, uint32_t start, uint32_t target) {
+  for (uint32_t w = 0; w < frame_.warp_count; ++w) {
+    jit::CompiledWarp& state = warp(w);
+    if (w == current || state.live == 0) continue;
+    if (w < current) {
+      state.parks[0] = jit::CompiledPark{target, state.live, 0, 0, jit::ParkKind::Sync, 0};
+      state.park_count = 1;
+    } else {
+      state.runs[0] = jit::CompiledRun{start, state.live, 0, 0};
+      state.run_count = 1;
+    }
+  }
 }
 
 void CompiledBlock::unsupported(uint32_t warp_index, const char* what) {
@@ -367,6 +385,7 @@ jit::RuntimeSymbols compiled_block_symbols() {
   return {
       {jit::kCompiledSettle, reinterpret_cast<void*>(&__cucpu_compiled_settle)},
       {jit::kCompiledEnterLane, reinterpret_cast<void*>(&__cucpu_compiled_enter_lane)},
+      {jit::kCompiledLeaveDirect, reinterpret_cast<void*>(&__cucpu_compiled_leave_direct)},
       {jit::kCompiledUnsupported, reinterpret_cast<void*>(&__cucpu_compiled_unsupported)},
       {jit::kWarpCombine, reinterpret_cast<void*>(&__cucpu_warp_combine)},
       {jit::kCompiledCollective, reinterpret_cast<void*>(&__cucpu_compiled_collective)},

@@ -37,12 +37,13 @@ class CompiledBlock final : public BlockExecution {
                            WarpOffer offer) override;
   [[noreturn]] void abandon_thread(ThreadExecution& self) override;
 
-  // __cucpu_compiled_settle, __cucpu_compiled_enter_lane, __cucpu_compiled_unsupported,
-  // __cucpu_compiled_collective, __cucpu_compiled_collective_results.
+  // __cucpu_compiled_settle, __cucpu_compiled_leave_direct, __cucpu_compiled_enter_lane,
+  // __cucpu_compiled_unsupported, __cucpu_compiled_collective, __cucpu_compiled_collective_results.
   uint32_t settle();
   uint32_t collective(uint32_t warp, jit::CompiledCollective& call);
   void collective_results(uint32_t warp, uint32_t lanes, uint64_t* results);
   void enter_lane(uint32_t warp, uint32_t lane);
+  void leave_direct(uint32_t warp, uint32_t start, uint32_t target);
   [[noreturn]] void unsupported(uint32_t warp, const char* what);
 
  private:

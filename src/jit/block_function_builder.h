@@ -64,9 +64,14 @@ class BlockFunctionBuilder {
 
   // --- layout
   void lay_out_registers();
-  llvm::Value* slot(uint32_t r);        // the register in the running warp's file
+  llvm::Value* slot(uint32_t r);        // where the register lives: its variable, or its slot in the file
+  llvm::Value* file_slot(uint32_t r);   // its slot in the running warp's file
+  llvm::Align file_alignment(uint32_t r);
+  void spill_at_park(uint32_t point, llvm::Value* mask);
   llvm::Value* load_lanes(uint32_t r);  // a varying register's 32 lanes
   void store_lanes(uint32_t r, llvm::Value* lanes);
+  void find_constant_registers();
+  bool collectives_name_whole_warps() const;
   void bind(uint32_t r);                // FunctionLowering reads/writes a uniform register in place
   void bind_operand(const ptx::Operand& op);
   void lay_out_lane_frames();
@@ -114,6 +119,8 @@ class BlockFunctionBuilder {
   void emit_dispatch();
   void emit_stubs();
   void emit_round_structure();
+  void emit_direct_rounds();
+  void begin_run(llvm::Value* warp);
   void unsupported(const std::string& what);
 
   ModuleLowering& m_;
@@ -129,6 +136,8 @@ class BlockFunctionBuilder {
   uint32_t warp_count_ = 0;
 
   Mode mode_ = Mode::Uniform;
+  bool converged_ = false;  // emitting a block every live lane of the warp runs (emit_block)
+  bool whole_warp_collectives_ = false;  // collectives_name_whole_warps()
   llvm::Value* lane_ = nullptr;  // Mode::Lane: the lane's number
 
   llvm::Value* frame_ = nullptr;
@@ -138,16 +147,23 @@ class BlockFunctionBuilder {
   llvm::Value* local_ = nullptr;
   llvm::AllocaInst* warp_index_ = nullptr;
   llvm::AllocaInst* cur_mask_ = nullptr;
-  llvm::AllocaInst* min_pending_ = nullptr;
+  llvm::AllocaInst* min_pending_ = nullptr;  // the lowest queue_slot_ with lanes, or kNone
   llvm::AllocaInst* pend_ = nullptr;
   llvm::AllocaInst* run_vote_true_ = nullptr;
   llvm::AllocaInst* run_vote_threads_ = nullptr;
   llvm::AllocaInst* lane_exits_ = nullptr;
   llvm::AllocaInst* yield_budget_ = nullptr;  // back-edges of spin loops left before the run yields
+  // Direct rounds (emit_direct_rounds): whether the round is one, the point its warps start
+  // at, and the barrier point the warps that are done so far parked at (kNone: none yet).
+  llvm::AllocaInst* direct_ = nullptr;
+  llvm::AllocaInst* direct_start_ = nullptr;
+  llvm::AllocaInst* direct_target_ = nullptr;
   llvm::Value* regs_ = nullptr;  // the register file (noalias)
 
   std::vector<llvm::BasicBlock*> block_bb_;
   std::vector<uint8_t> candidate_;       // per block: may have queued lanes
+  std::vector<uint32_t> queue_slot_;     // per candidate block: its queue in pend_ (else kNone)
+  uint32_t queue_count_ = 0;
   // Where runs begin: the entry, the block after each park instruction (a barrier's or a
   // collective's: `after` is it), and the targets of spin loops' back-edges (yields).
   struct ResumePoint {
@@ -159,8 +175,13 @@ class BlockFunctionBuilder {
   std::vector<uint32_t> yield_point_;  // per yield target block: its resume point
   std::set<const ptx::Instruction*> yield_branches_;  // spin loops' back-edges
   std::vector<uint32_t> reg_offset_;      // per register: offset in a warp's file, or kNone (unused)
-  std::vector<uint8_t> run_local_;        // per register: live at no resume point (lay_out_registers)
-  std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the function's variable
+  std::vector<uint8_t> run_local_;        // per register: a variable of the function (lay_out_registers)
+  std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the variable
+  RegisterSet resumed_;                   // registers live at some resume point
+  // Per register: a constant global holding its one value, where find_constant_registers
+  // proved it has one when read, and the mov that writes it (which writes the register).
+  std::vector<llvm::GlobalVariable*> constant_value_;
+  std::vector<const ptx::Instruction*> constant_def_;
   uint32_t register_stride_ = 0;          // bytes of one warp's file
   std::map<std::string, uint32_t> lane_frame_offset_;  // per-lane variables
   uint32_t local_stride_ = 0;
@@ -170,6 +191,8 @@ class BlockFunctionBuilder {
   llvm::BasicBlock* take_run_bb_ = nullptr;
   llvm::BasicBlock* dispatch_bb_ = nullptr;
   llvm::BasicBlock* round_end_bb_ = nullptr;
+  llvm::BasicBlock* direct_round_bb_ = nullptr;  // a direct round from direct_start_, warp 0 first
+  llvm::BasicBlock* direct_warp_bb_ = nullptr;   // its warp warp_index_ (or the next live one)
   std::vector<llvm::BasicBlock*> stub_bb_;  // per resume point
 };
 

@@ -119,7 +119,9 @@ struct CompiledCollective {
   uint64_t results[32];
 };
 
-// One warp's state between rounds.
+// One warp's state between rounds. A direct round (translate_block_function.cpp) keeps no
+// runs or parks here until it leaves direct mode (__cucpu_compiled_leave_direct); a block
+// starts with one, so its warps start with none.
 struct CompiledWarp {
   uint32_t live = 0;        // lanes that have not exited
   uint32_t run_count = 0;   // entries of runs
@@ -157,6 +159,12 @@ struct CompiledBlockCode {
 //              at the end of a round that did not simply complete one barrier for everyone:
 //              completes what the parked lanes wait for and queues the lanes it releases as
 //              runs; 0: run another round, 1: the block has ended (or failed: reported)
+//   void     __cucpu_compiled_leave_direct(CompiledBlockFrame*, uint32_t warp, uint32_t start, uint32_t target)
+//              the running round was direct (each warp from `start` with its live lanes, the
+//              warps before `warp` parked all of them at the plain __syncthreads of point
+//              `target`, none recorded) and warp `warp` did something else: writes the parks
+//              of the warps before it and the runs of those after it, so that the round goes
+//              on the general way
 //   void     __cucpu_compiled_enter_lane(CompiledBlockFrame*, uint32_t warp, uint32_t lane)
 //              makes frame->lane the context of that lane (runtime calls from one lane)
 //   void     __cucpu_compiled_unsupported(CompiledBlockFrame*, uint32_t warp, const char* what)
@@ -175,6 +183,7 @@ struct CompiledBlockCode {
 enum class WarpCombineKind : uint32_t { Shuffle, Vote, Match, Elect, Nothing, Redux };
 constexpr const char* kCompiledSettle = "__cucpu_compiled_settle";
 constexpr const char* kCompiledEnterLane = "__cucpu_compiled_enter_lane";
+constexpr const char* kCompiledLeaveDirect = "__cucpu_compiled_leave_direct";
 constexpr const char* kCompiledUnsupported = "__cucpu_compiled_unsupported";
 constexpr const char* kWarpCombine = "__cucpu_warp_combine";
 constexpr const char* kCompiledCollective = "__cucpu_compiled_collective";

@@ -286,6 +286,14 @@ bool is_warp_collective(const ptx::Instruction& inst) {
   }
 }
 
+bool KernelCfg::dominates(uint32_t a, uint32_t b) const {
+  while (true) {
+    if (a == b) return true;
+    if (idom[b] == b || idom[b] == kNoBlock) return false;
+    b = idom[b];
+  }
+}
+
 const ptx::Instruction* KernelCfg::last_instruction(const ptx::Function& function, uint32_t b) const {
   for (uint32_t i = blocks[b].end; i > blocks[b].first; --i)
     if (function.body[i - 1].kind == ptx::Statement::Kind::Instruction) return &function.body[i - 1].instruction;
@@ -319,14 +327,8 @@ KernelCfg build_kernel_cfg(const ptx::Function& function) {
   // Reachability, dominators, loops.
   const std::vector<uint32_t> rpo = reverse_post_order(0, succs);
   for (uint32_t b : rpo) cfg.blocks[b].reachable = true;
-  const std::vector<uint32_t> idom = dominators(rpo, preds, count);
-  auto dominates = [&](uint32_t a, uint32_t b) {
-    while (true) {
-      if (a == b) return true;
-      if (idom[b] == b || idom[b] == kNoBlock) return false;
-      b = idom[b];
-    }
-  };
+  cfg.idom = dominators(rpo, preds, count);
+  auto dominates = [&](uint32_t a, uint32_t b) { return cfg.dominates(a, b); };
   std::vector<uint32_t> rpo_position(count, kNoBlock);
   for (uint32_t i = 0; i < rpo.size(); ++i) rpo_position[rpo[i]] = i;
   std::map<uint32_t, Loop> loops_by_header;

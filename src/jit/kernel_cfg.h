@@ -54,9 +54,13 @@ struct KernelCfg {
   std::vector<uint32_t> rank;
   // Immediate post-dominator of each block; kNoBlock: only the exit post-dominates it.
   std::vector<uint32_t> ipdom;
+  // Immediate dominator of each reachable block (the entry's is itself).
+  std::vector<uint32_t> idom;
   // Empty when the graph is reducible; else why it is not (a loop with two entries).
   std::string irreducible;
 
+  // Whether every path from the entry to block b passes block a (a reachable).
+  bool dominates(uint32_t a, uint32_t b) const;
   // The statement that ends block b (its terminator or park instruction), or none.
   const ptx::Instruction* last_instruction(const ptx::Function& function, uint32_t b) const;
 };

@@ -5,6 +5,8 @@
 // lanes and the resume point where they go on) until those lanes have parked at a barrier
 // or exited; at its end, a barrier every warp reached with all its lanes releases them all
 // at once (checked here), anything else goes to the executor (__cucpu_compiled_settle).
+// The common round, every warp from one __syncthreads to the next with all its lanes, is
+// a direct one, which keeps no records of runs and parks (emit_direct_rounds).
 //
 // Within a run, the warp is one SIMT program over the kernel's blocks (kernel_cfg.h):
 // `cur_mask` holds the lanes executing the current block. A branch whose lanes part ways
@@ -38,40 +40,44 @@ llvm::Value* BlockFunctionBuilder::warp_state() {
   return b_.CreateGEP(b_.getInt8Ty(), warps_, offset);
 }
 
-// Blocks times run-local registers beyond which they stay in the register file: the
-// benchmarks' kernels are under 4,000 (their block functions compile in 1.0 s rather than
-// 0.8 s); isa_convert's test kernel, at 580,000, took more than 400 s.
+// Blocks times registers beyond which the registers stay in the register file: the
+// benchmarks' kernels are under 8,000 (their block functions compile in about 1 s);
+// isa_convert's test kernel, at 580,000, took more than 400 s as variables.
 constexpr uint64_t kRunLocalBudget = 20000;
 
-// Every register the kernel uses gets a slot in each warp's file: one scalar for a uniform
-// register, 32 lanes for a varying one (a predicate: 32 bits). Except registers live at no
-// resume point: no run of a warp leaves a value in them for a later run, so one variable of
-// the function serves every warp (run_local_), which LLVM keeps in machine registers
-// rather than storing every value into the file.
+// Each register the kernel uses is a variable of the function, shared by every warp, which
+// LLVM keeps in machine registers (run_local_). One that is live at a resume point also has
+// a slot in each warp's file (one scalar for a uniform register, 32 lanes for a varying one,
+// 32 bits for a varying predicate): lanes that park store it there (spill_at_park) and the
+// run that resumes them loads it back (emit_stubs). LLVM turns the variables into SSA
+// values, with a phi wherever control flow merges, and the warp's SIMT scheduling merges it
+// nearly everywhere: the cost grows with blocks times variables, so a kernel over the
+// budget keeps every register in the file only, read and written there.
 void BlockFunctionBuilder::lay_out_registers() {
   RegisterSet used(a_.register_count);
   for (const StatementAccess& s : access_.statements) {
     for (uint32_t r : s.reads) used.set(r);
     for (uint32_t r : s.writes) used.set(r);
   }
-  RegisterSet resumed(a_.register_count);
-  for (size_t p = 1; p < points_.size(); ++p) resumed.merge(a_.live_in[points_[p].block]);
+  resumed_ = RegisterSet(a_.register_count);
+  for (size_t p = 1; p < points_.size(); ++p) resumed_.merge(a_.live_in[points_[p].block]);
   run_local_.assign(a_.register_count, 0);
-  uint64_t candidates = 0;
-  used.for_each([&](uint32_t r) { candidates += run_local_[r] = !resumed.test(r); });
-  // LLVM turns the variables into SSA values, with a phi wherever control flow merges, and
-  // the warp's SIMT scheduling merges it nearly everywhere: the cost grows with blocks times
-  // variables. A large kernel's registers stay in the file, where compiling it stays fast.
+  uint64_t variables = 0, spilled = 0;
+  used.for_each([&](uint32_t r) {
+    run_local_[r] = 1;
+    ++variables;
+    spilled += resumed_.test(r);
+  });
   const uint64_t blocks = a_.live_in.size();
-  const bool over_budget = blocks * candidates > kRunLocalBudget;
+  const bool over_budget = blocks * variables > kRunLocalBudget;
   if (over_budget) run_local_.assign(a_.register_count, 0);
-  log::debug(log::Category::Jit, "kernel {}: {} blocks, {} run-local registers{}", kernel_.name, blocks, candidates,
-             over_budget ? " (over budget: in the register file)" : "");
+  log::debug(log::Category::Jit, "kernel {}: {} blocks, {} registers, {} of them live at resume points{}",
+             kernel_.name, blocks, variables, spilled, over_budget ? " (over budget: in the register file)" : "");
   reg_offset_.assign(a_.register_count, kNone);
   uint64_t at = 0;
   for (int pass = 0; pass < 2; ++pass) {  // vectors first, then the scalars packed after them
     used.for_each([&](uint32_t r) {
-      if (run_local_[r]) return;
+      if (run_local_[r] && !resumed_.test(r)) return;
       const bool varying = per_lane(a_.shape[r]);
       if (varying != (pass == 0)) return;
       const unsigned width = register_width(r);
@@ -84,6 +90,30 @@ void BlockFunctionBuilder::lay_out_registers() {
   register_stride_ = static_cast<uint32_t>(align_up(std::max<uint64_t>(at, 64), 64));
 }
 
+// The alignment of a register's slot in the file (lay_out_registers).
+llvm::Align BlockFunctionBuilder::file_alignment(uint32_t r) {
+  if (!per_lane(a_.shape[r])) return llvm::Align(std::max(1u, register_width(r) / 8));
+  return llvm::Align(register_width(r) == 1 ? 4 : 64);
+}
+
+// Lanes that park at `point` (`mask`) leave the registers live there in their warp's file,
+// their own lanes of them only: the warp's other lanes may be parked elsewhere, with theirs.
+void BlockFunctionBuilder::spill_at_park(uint32_t point, llvm::Value* mask) {
+  a_.live_in[points_[point].block].for_each([&](uint32_t r) {
+    if (reg_local_[r] == nullptr || reg_offset_[r] == kNone) return;
+    llvm::Value* file = file_slot(r);
+    if (!per_lane(a_.shape[r])) {
+      b_.CreateAlignedStore(b_.CreateLoad(reg_local_[r]->getAllocatedType(), reg_local_[r]), file, file_alignment(r));
+    } else if (register_width(r) == 1) {
+      llvm::Value* kept = b_.CreateAnd(b_.CreateAlignedLoad(i32(), file, llvm::Align(4)), b_.CreateNot(mask));
+      llvm::Value* mine = b_.CreateAnd(b_.CreateLoad(i32(), reg_local_[r]), mask);
+      b_.CreateAlignedStore(b_.CreateOr(kept, mine), file, llvm::Align(4));
+    } else {
+      llvm::Type* type = lanes_of(register_type(r));
+      b_.CreateMaskedStore(b_.CreateLoad(type, reg_local_[r]), file, llvm::Align(64), mask_vector(mask));
+    }
+  });
+}
 
 // Each thread's .local variables and the .param variables of its call sequences, in one
 // frame per thread (kernel_abi.h CompiledBlockFrame::local).
@@ -106,7 +136,7 @@ void BlockFunctionBuilder::emit_dispatch() {
   llvm::BasicBlock* done = new_block("warp.done");
   b_.CreateCondBr(b_.CreateICmpEQ(lowest, c32(kNone)), done, run);
   b_.SetInsertPoint(run);
-  const uint32_t ranks = static_cast<uint32_t>(a_.cfg.order.size());
+  const uint32_t ranks = queue_count_;
   llvm::Value* slot = b_.CreateGEP(pend_->getAllocatedType(), pend_, {c32(0), lowest});
   llvm::Value* mask = b_.CreateLoad(i32(), slot);
   b_.CreateStore(c32(0), slot);
@@ -134,8 +164,25 @@ void BlockFunctionBuilder::emit_dispatch() {
   b_.CreateStore(next, min_pending_);
   llvm::SwitchInst* jump = b_.CreateSwitch(lowest, done);
   for (uint32_t block = 0; block < a_.cfg.blocks.size(); ++block)
-    if (candidate_[block]) jump->addCase(b_.getInt32(a_.cfg.rank[block]), block_bb_[block]);
+    if (queue_slot_[block] != kNone) jump->addCase(b_.getInt32(queue_slot_[block]), block_bb_[block]);
+  // The warp is done with its run. In a direct round, either all its lanes have exited (on
+  // to the next warp) or it did not simply park at the round's barrier: the round goes on
+  // the general way, with the records it would have had.
   b_.SetInsertPoint(done);
+  llvm::BasicBlock* direct_done = new_block("direct.done");
+  llvm::BasicBlock* exited = new_block("direct.exited");
+  llvm::BasicBlock* leave = new_block("direct.leave");
+  b_.CreateCondBr(b_.CreateICmpNE(b_.CreateLoad(i32(), direct_), c32(0)), direct_done, take_run_bb_);
+  b_.SetInsertPoint(direct_done);
+  b_.CreateCondBr(b_.CreateICmpEQ(load32(warp_state(), offsetof(CompiledWarp, live)), c32(0)), exited, leave);
+  b_.SetInsertPoint(exited);
+  b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
+  b_.CreateBr(direct_warp_bb_);
+  b_.SetInsertPoint(leave);
+  llvm::Type* params[] = {fl_.ptr_type(), i32(), i32(), i32()};
+  b_.CreateCall(runtime(kCompiledLeaveDirect, b_.getVoidTy(), params),
+                {frame_, warp_index(), b_.CreateLoad(i32(), direct_start_), b_.CreateLoad(i32(), direct_target_)});
+  b_.CreateStore(c32(0), direct_);
   b_.CreateBr(take_run_bb_);
 }
 
@@ -151,6 +198,14 @@ void BlockFunctionBuilder::emit_stubs() {
     stub_bb_.push_back(stub);
     b_.SetInsertPoint(stub);
     llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
+    // The registers live here come back from the warp's file (spill_at_park put them there).
+    if (p != 0) {
+      a_.live_in[block].for_each([&](uint32_t r) {
+        if (reg_local_[r] == nullptr || reg_offset_[r] == kNone) return;
+        llvm::Type* type = reg_local_[r]->getAllocatedType();
+        b_.CreateStore(b_.CreateAlignedLoad(type, file_slot(r), file_alignment(r)), reg_local_[r]);
+      });
+    }
     if (p == 0) {
       for (uint32_t r = 0; r < a_.register_count; ++r) {
         if (!a_.live_in[block].test(r) || (reg_offset_[r] == kNone && reg_local_[r] == nullptr)) continue;
@@ -190,6 +245,7 @@ void BlockFunctionBuilder::emit_stubs() {
 void BlockFunctionBuilder::emit_round_structure() {
   // round: start with warp 0.
   b_.SetInsertPoint(round_bb_);
+  b_.CreateStore(c32(0), direct_);
   b_.CreateStore(c32(0), warp_index_);
   b_.CreateBr(warp_loop_bb_);
 
@@ -217,11 +273,7 @@ void BlockFunctionBuilder::emit_round_structure() {
   b_.CreateStore(load32(entry, offsetof(CompiledRun, mask)), cur_mask_);
   b_.CreateStore(load32(entry, offsetof(CompiledRun, vote_true)), run_vote_true_);
   b_.CreateStore(load32(entry, offsetof(CompiledRun, vote_threads)), run_vote_threads_);
-  b_.CreateStore(c32(kNone), min_pending_);
-  b_.CreateStore(c32(kSpinsBetweenYields), yield_budget_);
-  store32(b_.CreateMul(warp_index(), c32(kLanes)), frame_, offsetof(CompiledBlockFrame, current_thread));
-  llvm::SwitchInst* jump = b_.CreateSwitch(point, stub_bb_[0]);
-  for (uint32_t p = 1; p < stub_bb_.size(); ++p) jump->addCase(b_.getInt32(p), stub_bb_[p]);
+  begin_run(point);
 
   b_.SetInsertPoint(next_warp);
   b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
@@ -274,26 +326,24 @@ void BlockFunctionBuilder::emit_round_structure() {
   b_.SetInsertPoint(ended);
   b_.CreateRetVoid();
 
-  // Every live warp's lanes go on at the common point.
+  // Every live warp's lanes go on at the common point, in a direct round.
   b_.SetInsertPoint(release);
   llvm::BasicBlock* release_loop = new_block("release.loop");
   llvm::BasicBlock* release_warp = new_block("release.warp");
+  llvm::BasicBlock* released = new_block("release.done");
   b_.CreateBr(release_loop);
   b_.SetInsertPoint(release_loop);
   llvm::PHINode* v = b_.CreatePHI(i32(), 2, "v");
   v->addIncoming(c32(0), release);
-  b_.CreateCondBr(b_.CreateICmpULT(v, c32(warp_count_)), release_warp, round_bb_);
+  b_.CreateCondBr(b_.CreateICmpULT(v, c32(warp_count_)), release_warp, released);
   b_.SetInsertPoint(release_warp);
   b_.CreateStore(v, warp_index_);
-  llvm::Value* rs = warp_state();
-  llvm::Value* lanes = load32(rs, offsetof(CompiledWarp, live));
-  store32(c32(0), rs, offsetof(CompiledWarp, park_count));
-  store32(b_.CreateZExt(b_.CreateICmpNE(lanes, c32(0)), i32()), rs, offsetof(CompiledWarp, run_count));
-  llvm::Value* run = field(rs, offsetof(CompiledWarp, runs));
-  store32(common, run, offsetof(CompiledRun, point));
-  store32(lanes, run, offsetof(CompiledRun, mask));
+  store32(c32(0), warp_state(), offsetof(CompiledWarp, park_count));
   v->addIncoming(b_.CreateAdd(v, c32(1)), release_warp);
   b_.CreateBr(release_loop);
+  b_.SetInsertPoint(released);
+  b_.CreateStore(common, direct_start_);
+  b_.CreateBr(direct_round_bb_);
 
   b_.SetInsertPoint(settle);
   llvm::Value* outcome = b_.CreateCall(runtime(kCompiledSettle, i32(), {fl_.ptr_type()}), {frame_});
@@ -301,6 +351,64 @@ void BlockFunctionBuilder::emit_round_structure() {
   b_.CreateCondBr(b_.CreateICmpEQ(outcome, c32(0)), round_bb_, finished);
   b_.SetInsertPoint(finished);
   b_.CreateRetVoid();
+}
+
+// A run of the running warp from resume point `point`: its lanes (cur_mask_) are set.
+void BlockFunctionBuilder::begin_run(llvm::Value* point) {
+  b_.CreateStore(c32(kNone), min_pending_);
+  b_.CreateStore(c32(kSpinsBetweenYields), yield_budget_);
+  store32(b_.CreateMul(warp_index(), c32(kLanes)), frame_, offsetof(CompiledBlockFrame, current_thread));
+  llvm::SwitchInst* jump = b_.CreateSwitch(point, stub_bb_[0]);
+  for (uint32_t p = 1; p < stub_bb_.size(); ++p) jump->addCase(b_.getInt32(p), stub_bb_[p]);
+}
+
+// Direct rounds: the common case of warps that go from one __syncthreads to the next with
+// all their lanes, without records. Every warp with live lanes starts at direct_start_ with
+// all of them; a warp whose live lanes all reach a plain __syncthreads (bar.sync 0, no
+// count) goes straight on to the next warp (emit_park), and once every warp has, at the
+// same one (direct_target_), they all go on there in the next direct round. A warp whose
+// lanes have all exited is done too. Whatever else a warp does (some lanes park elsewhere,
+// at a collective, or yield) ends its run through dispatch, which leaves direct mode (__cucpu_compiled_leave_direct writes the runs and
+// parks the round would have recorded). A block starts with a direct round from the entry,
+// and a round the general way that ends with every warp at one plain __syncthreads
+// releases them into one.
+void BlockFunctionBuilder::emit_direct_rounds() {
+  b_.SetInsertPoint(direct_round_bb_);
+  b_.CreateStore(c32(1), direct_);
+  b_.CreateStore(c32(kNone), direct_target_);
+  b_.CreateStore(c32(0), warp_index_);
+  b_.CreateBr(direct_warp_bb_);
+
+  b_.SetInsertPoint(direct_warp_bb_);
+  llvm::BasicBlock* check = new_block("direct.warp.live");
+  llvm::BasicBlock* start = new_block("direct.warp.start");
+  llvm::BasicBlock* next = new_block("direct.warp.next");
+  llvm::BasicBlock* end = new_block("direct.round.end");
+  b_.CreateCondBr(b_.CreateICmpULT(warp_index(), c32(warp_count_)), check, end);
+  b_.SetInsertPoint(check);
+  llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
+  b_.CreateCondBr(b_.CreateICmpEQ(live, c32(0)), next, start);
+  b_.SetInsertPoint(next);
+  b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
+  b_.CreateBr(direct_warp_bb_);
+  b_.SetInsertPoint(start);
+  b_.CreateStore(live, cur_mask_);
+  b_.CreateStore(c32(0), run_vote_true_);
+  b_.CreateStore(c32(0), run_vote_threads_);
+  begin_run(b_.CreateLoad(i32(), direct_start_));
+
+  // Every warp with live lanes parked them at direct_target_: on to the next round there.
+  // None did (every lane had exited before the round): the block has ended.
+  b_.SetInsertPoint(end);
+  llvm::Value* target = b_.CreateLoad(i32(), direct_target_);
+  llvm::BasicBlock* again = new_block("direct.round.next");
+  llvm::BasicBlock* ended = new_block("direct.block.ended");
+  b_.CreateCondBr(b_.CreateICmpEQ(target, c32(kNone)), ended, again);
+  b_.SetInsertPoint(ended);
+  b_.CreateRetVoid();
+  b_.SetInsertPoint(again);
+  b_.CreateStore(target, direct_start_);
+  b_.CreateBr(direct_round_bb_);
 }
 
 Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
@@ -353,8 +461,15 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
       for (uint32_t s : cfg.blocks[n].successors) work.push_back(s);
     }
   }
+  // Their queues (pend_), in the blocks' order: the lowest queued block is the lowest slot.
+  queue_slot_.assign(blocks, kNone);
+  queue_count_ = 0;
+  for (uint32_t b : cfg.order)
+    if (candidate_[b]) queue_slot_[b] = queue_count_++;
   lay_out_registers();
   lay_out_lane_frames();
+  find_constant_registers();
+  whole_warp_collectives_ = collectives_name_whole_warps();
 
   llvm::Function* fn = fl_.llvm_fn;
   b_.SetInsertPoint(llvm::BasicBlock::Create(fl_.ctx, "entry", fn));
@@ -393,9 +508,12 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   run_vote_threads_ = b_.CreateAlloca(i32(), nullptr, "vote.threads");
   lane_exits_ = b_.CreateAlloca(i32(), nullptr, "lane.exits");
   yield_budget_ = b_.CreateAlloca(i32(), nullptr, "yield.budget");
-  pend_ = b_.CreateAlloca(llvm::ArrayType::get(i32(), std::max<size_t>(cfg.order.size(), 1)), nullptr, "pend");
+  direct_ = b_.CreateAlloca(i32(), nullptr, "direct");
+  direct_start_ = b_.CreateAlloca(i32(), nullptr, "direct.start");
+  direct_target_ = b_.CreateAlloca(i32(), nullptr, "direct.target");
+  pend_ = b_.CreateAlloca(llvm::ArrayType::get(i32(), std::max<uint32_t>(queue_count_, 1)), nullptr, "pend");
   pend_->setAlignment(llvm::Align(16));
-  b_.CreateMemSet(pend_, b_.getInt8(0), std::max<uint64_t>(cfg.order.size(), 1) * 4, llvm::Align(16));
+  b_.CreateMemSet(pend_, b_.getInt8(0), uint64_t{std::max<uint32_t>(queue_count_, 1)} * 4, llvm::Align(16));
   b_.CreateStore(c32(0), warp_index_);
   // Kernel parameters (uniform: the block's parameter buffer).
   llvm::Value* buffer = b_.CreateAlignedLoad(fl_.ptr_type(), field(block_context_, offsetof(ThreadContext, params)),
@@ -414,12 +532,16 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   take_run_bb_ = new_block("run.take");
   dispatch_bb_ = new_block("dispatch");
   round_end_bb_ = new_block("round.end");
-  b_.CreateBr(round_bb_);
+  direct_round_bb_ = new_block("direct.round");
+  direct_warp_bb_ = new_block("direct.warp");
+  b_.CreateStore(c32(0), direct_start_);  // the kernel's entry
+  b_.CreateBr(direct_round_bb_);
 
   block_bb_.assign(blocks, nullptr);
   for (uint32_t b : cfg.order) block_bb_[b] = new_block(fmt::format("b{}", b));
   emit_stubs();
   emit_round_structure();
+  emit_direct_rounds();
   emit_dispatch();
   for (uint32_t b : cfg.order) {
     emit_block(b);

@@ -12,11 +12,15 @@ namespace cucpu::jit::block_function {
 // --- control flow ----------------------------------------------------------------------
 
 void BlockFunctionBuilder::add_pending(uint32_t target, llvm::Value* mask) {
-  const uint32_t rank = a_.cfg.rank[target];
-  llvm::Value* slot = b_.CreateConstGEP2_32(pend_->getAllocatedType(), pend_, 0, rank);
+  const uint32_t queue = queue_slot_[target];
+  if (queue == kNone) {
+    fail(fmt::format("internal: lanes queued at block {}, which no varying branch leads to", target));
+    return;
+  }
+  llvm::Value* slot = b_.CreateConstGEP2_32(pend_->getAllocatedType(), pend_, 0, queue);
   b_.CreateStore(b_.CreateOr(b_.CreateLoad(i32(), slot), mask), slot);
   llvm::Value* lowest = b_.CreateLoad(i32(), min_pending_);
-  b_.CreateStore(b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, lowest, c32(rank)), min_pending_);
+  b_.CreateStore(b_.CreateBinaryIntrinsic(llvm::Intrinsic::umin, lowest, c32(queue)), min_pending_);
 }
 
 // The current block's lanes `mask` go on at `target`: at once, unless lanes wait at an
@@ -30,7 +34,7 @@ void BlockFunctionBuilder::go_to(uint32_t target, llvm::Value* mask) {
   llvm::BasicBlock* now = new_block("goto.now");
   llvm::BasicBlock* queue = new_block("goto.queue");
   llvm::Value* lowest = b_.CreateLoad(i32(), min_pending_);
-  b_.CreateCondBr(b_.CreateICmpULT(c32(a_.cfg.rank[target]), lowest), now, queue);
+  b_.CreateCondBr(b_.CreateICmpULT(c32(queue_slot_[target]), lowest), now, queue);
   b_.SetInsertPoint(now);
   b_.CreateStore(mask, cur_mask_);
   b_.CreateBr(block_bb_[target]);
@@ -106,12 +110,19 @@ void BlockFunctionBuilder::emit_block(uint32_t b) {
   bool skip_last = block.how != BlockEnd::FallThrough && block.how != BlockEnd::Exit;
   if (block.how == BlockEnd::Exit && last != nullptr)
     skip_last = last->opcode == ptx::Opcode::Ret || last->opcode == ptx::Opcode::Exit;
+  // Outside every region between a varying branch and its join, where lanes never part
+  // for good (nor at a collective: collectives_name_whole_warps), the block runs with every
+  // live lane of the warp: instructions that write varying registers need not keep other
+  // lanes' values.
+  converged_ = !candidate_[b] && !a_.lanes_may_split && whole_warp_collectives_;
   for (uint32_t i = block.first; i < block.end; ++i) {
     if (kernel_.body[i].kind != ptx::Statement::Kind::Instruction) continue;
     if (skip_last && &kernel_.body[i].instruction == last) break;
     emit_instruction(i);
-    if (fl_.failed()) return;
+    if (fl_.failed()) break;
   }
+  converged_ = false;
+  if (fl_.failed()) return;
   emit_block_end(b);
 }
 
@@ -254,8 +265,6 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
 // bar.sync / bar.red / barrier.sync a{, b}: the lanes wait for the round's end (their
 // registers stay in the warp's file).
 void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
-  const CfgBlock& block = a_.cfg.blocks[b];
-  const uint32_t resume = block.successors[0];
   const bool reduction = inst.q.barrier == ptx::BarrierMode::Red;
   const size_t first = reduction ? 1 : 0;
   const size_t operand_end = reduction ? inst.operands.size() - 1 : inst.operands.size();
@@ -275,15 +284,36 @@ void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
   llvm::Value* count = operand_end - first == 2 ? uniform_read(inst.operands[first + 1], ptx::Type::U32) : c32(0);
   llvm::Value* predicates = reduction ? b_.CreateAnd(mask, mask_bits(vector_read(inst.operands.back(), ptx::Type::Pred)))
                                       : c32(0);
-  llvm::Value* state = warp_state();
-  (void)state;
-  (void)resume;
-  add_park(park_point_[b], mask, reduction ? ParkKind::Reduce : ParkKind::Sync, id, count, predicates);
+  const uint32_t point = park_point_[b];
+  // A plain __syncthreads (bar.sync 0, no count) in a direct round (emit_direct_rounds):
+  // when every live lane of the warp is here, and it is the barrier the warps before it in
+  // the round parked at, on to the next warp with no record.
+  const ptx::Operand& number = inst.operands[first];
+  const bool plain = !reduction && operand_end - first == 1 && number.kind == ptx::Operand::Kind::Immediate &&
+                     number.imm == 0;
+  if (plain) {
+    llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
+    llvm::Value* target = b_.CreateLoad(i32(), direct_target_);
+    llvm::Value* direct = b_.CreateAnd(
+        b_.CreateAnd(b_.CreateICmpNE(b_.CreateLoad(i32(), direct_), c32(0)), b_.CreateICmpEQ(mask, live)),
+        b_.CreateOr(b_.CreateICmpEQ(target, c32(kNone)), b_.CreateICmpEQ(target, c32(point))));
+    llvm::BasicBlock* on = new_block("park.direct");
+    llvm::BasicBlock* recorded = new_block("park.recorded");
+    b_.CreateCondBr(direct, on, recorded);
+    b_.SetInsertPoint(on);
+    spill_at_park(point, mask);
+    b_.CreateStore(c32(point), direct_target_);
+    b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
+    b_.CreateBr(direct_warp_bb_);
+    b_.SetInsertPoint(recorded);
+  }
+  add_park(point, mask, reduction ? ParkKind::Reduce : ParkKind::Sync, id, count, predicates);
   b_.CreateBr(dispatch_bb_);
 }
 
 void BlockFunctionBuilder::add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier,
                                     llvm::Value* count, llvm::Value* predicates) {
+  spill_at_park(point, mask);
   llvm::Value* state = warp_state();
   llvm::Value* parks = load32(state, offsetof(CompiledWarp, park_count));
   store32(b_.CreateAdd(parks, c32(1)), state, offsetof(CompiledWarp, park_count));

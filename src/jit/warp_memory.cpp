@@ -229,8 +229,9 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // active lanes are aligned when lane 0's address is (the others are whole elements
   // further on), and with all 32 lanes active the access is a plain vector one on the
   // lanes' own pages. Otherwise (and for any misaligned lane, which the general path names)
-  // every lane's alignment, then whole (masked), halves or scattered.
-  auto choose = [&](llvm::BasicBlock* full, llvm::BasicBlock* whole, llvm::BasicBlock* halves,
+  // every lane's alignment, then one lane's scalar access, whole (masked), halves or
+  // scattered.
+  auto choose = [&](llvm::BasicBlock* full, llvm::BasicBlock* whole, llvm::BasicBlock* one, llvm::BasicBlock* halves,
                     llvm::BasicBlock* scattered) {
     llvm::Value* first = b_.CreateExtractElement(integers, uint64_t{0});
     llvm::Value* fast = all_consecutive(kLanes);
@@ -246,6 +247,11 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     b_.CreateCondBr(pages_ok(first, mask, kLanes), whole, general);
     b_.SetInsertPoint(general);
     check_alignment();
+    // One active lane (`if (threadIdx.x == 0)`), whose neighbours may be past the end of
+    // shared memory: a scalar access.
+    llvm::BasicBlock* several = new_block("access.several");
+    b_.CreateCondBr(b_.CreateICmpEQ(b_.CreateAnd(mask, b_.CreateSub(mask, c32(1))), c32(0)), one, several);
+    b_.SetInsertPoint(several);
     llvm::Value* halves_ok = b_.CreateAnd(
         all_consecutive(kLanes / 2),
         b_.CreateAnd(pages_ok(first, b_.CreateAnd(mask, c32(0xffff)), kLanes / 2),
@@ -276,13 +282,19 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     llvm::Value* v = store ? stored(0) : nullptr;
     llvm::BasicBlock* full = new_block("access.full");
     llvm::BasicBlock* whole = new_block("access.consecutive");
+    llvm::BasicBlock* one = new_block("access.one_lane");
     llvm::BasicBlock* halves = new_block("access.halves");
     llvm::BasicBlock* scattered = new_block("access.scattered");
     llvm::BasicBlock* done = new_block("access.done");
     llvm::Value* low_mask = b_.CreateShuffleVector(mask_lanes, low_half);
     llvm::Value* high_mask = b_.CreateShuffleVector(mask_lanes, high_half);
-    choose(full, whole, halves, scattered);
+    choose(full, whole, one, halves, scattered);
+    b_.SetInsertPoint(one);
+    llvm::Value* only = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
+    llvm::Value* only_pointer = b_.CreateIntToPtr(b_.CreateExtractElement(integers, only), fl_.ptr_type());
     if (store) {
+      b_.CreateAlignedStore(b_.CreateExtractElement(v, only), only_pointer, align);
+      b_.CreateBr(done);
       b_.SetInsertPoint(full);
       b_.CreateAlignedStore(v, lane_pointer(0), align);
       b_.CreateBr(done);
@@ -298,6 +310,9 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
     } else {
+      llvm::Value* one_load = b_.CreateInsertElement(llvm::PoisonValue::get(lanes_type),
+                                                     b_.CreateAlignedLoad(element, only_pointer, align), only);
+      b_.CreateBr(done);
       b_.SetInsertPoint(full);
       llvm::Value* full_load = b_.CreateAlignedLoad(lanes_type, lane_pointer(0), align);
       b_.CreateBr(done);
@@ -313,7 +328,8 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, pointers, align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
-      llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 4);
+      llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 5);
+      loaded->addIncoming(one_load, one);
       loaded->addIncoming(full_load, full);
       loaded->addIncoming(vector_load, whole);
       loaded->addIncoming(halves_load, halves);

@@ -11,6 +11,10 @@ namespace cucpu::jit::block_function {
 
 llvm::Value* BlockFunctionBuilder::slot(uint32_t r) {
   if (reg_local_[r] != nullptr) return reg_local_[r];
+  return file_slot(r);
+}
+
+llvm::Value* BlockFunctionBuilder::file_slot(uint32_t r) {
   if (reg_offset_[r] == kNone) {
     fail(fmt::format("internal error: register {} has no slot", r));
     return llvm::PoisonValue::get(fl_.ptr_type());
@@ -32,8 +36,91 @@ void BlockFunctionBuilder::store_lanes(uint32_t r, llvm::Value* lanes) {
   }
 }
 
+// Registers that hold one constant wherever they are read: written by a single unguarded
+// `mov` of an integer immediate whose block dominates every block that reads them (reads in
+// its own block come after it). nvcc materialises shuffle offsets, clamps and member masks
+// so (`mov.u32 %r9, 16; shfl.sync.down.b32 %r11|%p2, %r6, %r9, %r8, %r10;`); read as
+// constants, they let LLVM fold a shuffle to one rotation and its membership checks away,
+// where their values would otherwise come back from the file at every resume point.
+void BlockFunctionBuilder::find_constant_registers() {
+  const uint32_t count = a_.register_count;
+  constant_value_.assign(count, nullptr);
+  constant_def_.assign(count, nullptr);
+  std::vector<uint32_t> writes(count, 0), def(count, kNone);
+  for (uint32_t i = 0; i < access_.statements.size(); ++i) {
+    for (uint32_t r : access_.statements[i].writes) {
+      ++writes[r];
+      def[r] = i;
+    }
+  }
+  const KernelCfg& cfg = a_.cfg;
+  std::vector<uint32_t> block_of(kernel_.body.size(), kNoBlock);
+  for (uint32_t b = 0; b < cfg.blocks.size(); ++b)
+    for (uint32_t i = cfg.blocks[b].first; i < cfg.blocks[b].end; ++i) block_of[i] = b;
+  std::vector<uint32_t> candidates;
+  for (uint32_t r = 0; r < count; ++r) {
+    if (writes[r] != 1 || r == carry_ || a_.shape[r] != Shape::Uniform) continue;
+    const ptx::Statement& statement = kernel_.body[def[r]];
+    if (statement.kind != ptx::Statement::Kind::Instruction) continue;
+    const ptx::Instruction& inst = statement.instruction;
+    if (inst.opcode != ptx::Opcode::Mov || inst.guard || inst.operands.size() != 2) continue;
+    const ptx::Operand& to = inst.operands[0];
+    const ptx::Operand& from = inst.operands[1];
+    if (to.kind != ptx::Operand::Kind::Register || to.reg != r || from.kind != ptx::Operand::Kind::Immediate ||
+        from.imm_is_float || from.imm_is_double || ptx::is_float(inst.q.type) ||
+        ptx::bit_width(inst.q.type) != register_width(r) || block_of[def[r]] == kNoBlock ||
+        !cfg.blocks[block_of[def[r]]].reachable)
+      continue;
+    candidates.push_back(r);
+  }
+  if (candidates.empty()) return;
+  std::vector<uint8_t> dominated(count, 1);
+  for (uint32_t i = 0; i < access_.statements.size(); ++i) {
+    if (i >= block_of.size() || block_of[i] == kNoBlock || !cfg.blocks[block_of[i]].reachable) continue;
+    for (uint32_t r : access_.statements[i].reads) {
+      if (def[r] == kNone || !dominated[r]) continue;
+      const uint32_t at = block_of[def[r]];
+      dominated[r] = block_of[i] == at ? i > def[r] : cfg.dominates(at, block_of[i]);
+    }
+  }
+  for (uint32_t r : candidates) {
+    if (!dominated[r]) continue;
+    const ptx::Instruction& inst = kernel_.body[def[r]].instruction;
+    llvm::Type* type = register_type(r);
+    constant_value_[r] = new llvm::GlobalVariable(
+        *fl_.llvm_fn->getParent(), type, true, llvm::GlobalValue::PrivateLinkage,
+        llvm::ConstantInt::get(type, inst.operands[1].imm), fmt::format("{}.r{}", kernel_.name, r));
+    constant_def_[r] = &inst;
+  }
+}
+
+// Whether every warp collective of the kernel names all 32 lanes (0xffffffff, written so or
+// in a constant register): then the lanes of a warp that run a block together never part
+// at one (a collective of partial or per-lane masks may complete for some of them while the
+// others wait there), and a block outside divergent code runs with every live lane.
+bool BlockFunctionBuilder::collectives_name_whole_warps() const {
+  for (const ptx::Statement& statement : kernel_.body) {
+    if (statement.kind != ptx::Statement::Kind::Instruction || !is_warp_collective(statement.instruction)) continue;
+    const ptx::Operand& m = statement.instruction.operands.back();
+    uint64_t members = 0;
+    if (m.kind == ptx::Operand::Kind::Immediate) {
+      members = m.imm;
+    } else if (m.kind == ptx::Operand::Kind::Register && m.reg < constant_def_.size() && constant_def_[m.reg] != nullptr) {
+      members = constant_def_[m.reg]->operands[1].imm;
+    } else {
+      return false;
+    }
+    if (static_cast<uint32_t>(members) != kNone) return false;
+  }
+  return true;
+}
+
 void BlockFunctionBuilder::bind(uint32_t r) {
   if (a_.shape[r] != Shape::Uniform) return;
+  if (constant_value_[r] != nullptr && fl_.current != constant_def_[r]) {
+    fl_.registers[r] = constant_value_[r];  // find_constant_registers
+    return;
+  }
   if (r == carry_) {
     fl_.carry_flag = slot(r);
   } else {
@@ -184,7 +271,11 @@ void BlockFunctionBuilder::vector_write(const ptx::Operand& op, ptx::Type type, 
   llvm::Type* lanes = lanes_of(fl_.int_type(have));
   if (width > have) value = b_.CreateTrunc(value, lanes);
   if (width < have) value = ptx::is_signed_int(type) ? b_.CreateSExt(value, lanes) : b_.CreateZExt(value, lanes);
-  store_lanes(r, b_.CreateSelect(mask_vector(mask), value, load_lanes(r)));
+  // Lanes outside the mask keep their value, unless the mask is every lane of the warp that
+  // has not exited: an unguarded instruction of a block they all run (emit_block:
+  // converged_), where an exited lane's registers are dead.
+  const bool whole = converged_ && fl_.current != nullptr && !fl_.current->guard;
+  store_lanes(r, whole ? value : b_.CreateSelect(mask_vector(mask), value, load_lanes(r)));
 }
 
 }  // namespace cucpu::jit::block_function
