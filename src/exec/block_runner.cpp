@@ -135,7 +135,7 @@ BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const Exe
       worker_count_(worker_count),
       settings_(settings),
       sequential_(current_stack_low(), current_stack_high()),
-      compiled_(current_stack_low(), current_stack_high()),
+      compiled_(current_stack_low()),
       block_(spare_blocks().take(settings.fiber_stack_bytes)) {}
 
 BlockRunner::~BlockRunner() = default;

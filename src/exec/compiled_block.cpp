@@ -84,7 +84,7 @@ extern "C" void __cucpu_warp_combine(uint32_t collective, uint32_t operation, ui
 
 void CompiledBlock::AlignedFree::operator()(uint8_t* p) const { std::free(p); }
 
-CompiledBlock::CompiledBlock(uintptr_t stack_low, uintptr_t stack_high) : stack_low_(stack_low), stack_high_(stack_high) {}
+CompiledBlock::CompiledBlock(uintptr_t stack_low) : stack_low_(stack_low) {}
 
 CompiledBlock::~CompiledBlock() = default;
 
@@ -157,7 +157,10 @@ Result<void> CompiledBlock::run_next_block(const Dim3& block_index) {
     m.used = false;
   }
   lane_execution_.linear_tid = 0;
-  running_kernel_thread = {&lane_execution_, stack_low_, stack_high_, reinterpret_cast<uintptr_t>(local_.get()),
+  // The threads' .local memory is their frames, not the stack (stack_high 0: the stack is
+  // not local memory): a launching thread that runs a block itself (grid_executor.cpp) may
+  // hold the host's own data there, which kernels may be given.
+  running_kernel_thread = {&lane_execution_, stack_low_, 0, reinterpret_cast<uintptr_t>(local_.get()),
                            reinterpret_cast<uintptr_t>(local_.get()) + local_bytes_used_};
   if (setjmp(abandon_point_) == 0) code_.entry(&frame_);
   running_kernel_thread = {};

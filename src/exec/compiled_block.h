@@ -17,8 +17,9 @@ namespace cucpu::exec {
 
 class CompiledBlock final : public BlockExecution {
  public:
-  // stack_low, stack_high: the worker's stack (see SequentialBlock).
-  CompiledBlock(uintptr_t stack_low, uintptr_t stack_high);
+  // stack_low: the lowest usable address of the running thread's stack, to tell a stack
+  // overflow from a bad pointer (kernel_faults.h). Its .local memory is not on the stack.
+  explicit CompiledBlock(uintptr_t stack_low);
   ~CompiledBlock() override;
 
   // One block: start_grid, then run_next_block.
@@ -66,7 +67,6 @@ class CompiledBlock final : public BlockExecution {
   WarpMeeting& meeting(uint32_t warp);
 
   uintptr_t stack_low_;
-  uintptr_t stack_high_;
   BlockSetup setup_;
   jit::CompiledBlockCode code_;
   jit::ThreadContext block_context_{};

@@ -141,6 +141,11 @@ class WorkerPool final : public GridExecutor {
   void run_worker(unsigned index);
   // Returns false when it left blocks unclaimed for a more urgent grid.
   bool run_claimed_blocks(GridRun& grid, BlockRunner& runner);
+  // A worker (or the launcher) is done with the grid's blocks it claimed; called and
+  // returning with the lock held.
+  void leave_grid_locked(GridRun& grid, bool all_claimed, std::unique_lock<std::mutex>& lock);
+  // The block runner of a thread that launches grids (run: grids of one block).
+  BlockRunner& launcher_runner();
   // The queue in priority order; most_urgent_queued_ follows its front.
   void queue_locked(GridRun& grid);
   void unqueue_locked(GridRun& grid);
@@ -255,7 +260,19 @@ Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& s
   std::unique_lock lock(mutex_);
   if (auto started = start_workers_locked(); !started) return started;
   queue_locked(grid);
-  work_queued_.notify_all();
+  // A grid of one compiled block (a launch's latency matters most there): the launching
+  // thread runs it itself rather than waking a worker and waiting to be woken in turn. Its
+  // device-side launches, if any, go to the workers.
+  const bool run_here = grid.block_count == 1 && grid.launch.compiled.entry != nullptr && !cooperative;
+  if (run_here) {
+    ++grid.workers_inside;
+    lock.unlock();
+    const bool all_claimed = run_claimed_blocks(grid, launcher_runner());
+    lock.lock();
+    leave_grid_locked(grid, all_claimed, lock);
+  } else {
+    work_queued_.notify_all();
+  }
   grid_left_.wait(lock, [&] { return grid.tree_complete; });
   if (grid.tree_error) return *grid.tree_error;
   return {};
@@ -347,18 +364,32 @@ void WorkerPool::run_worker(unsigned index) {
     else
       all_claimed = run_claimed_blocks(grid, runner);
     lock.lock();
-    // Every block is claimed now: the grid leaves the queue (once, by whoever sees it first).
-    // A worker that left for a more urgent grid leaves it queued for later.
-    if (all_claimed && grid.queued) unqueue_locked(grid);
-    if (--grid.workers_inside == 0 && grid.suspended_blocks == 0 && !grid.queued) {
-      // The last worker out: every block has finished. What waits on the grid (its
-      // launcher, its stream, its parent) is told outside the lock.
-      std::optional<Error> error = grid.first_error;
-      lock.unlock();
-      finish_own_blocks(grid, std::move(error));
-      lock.lock();
-    }
+    leave_grid_locked(grid, all_claimed, lock);
   }
+}
+
+void WorkerPool::leave_grid_locked(GridRun& grid, bool all_claimed, std::unique_lock<std::mutex>& lock) {
+  // Every block is claimed now: the grid leaves the queue (once, by whoever sees it first).
+  // One that left for a more urgent grid leaves it queued for later, for the workers.
+  if (all_claimed && grid.queued) unqueue_locked(grid);
+  if (!all_claimed) work_queued_.notify_all();
+  if (--grid.workers_inside == 0 && grid.suspended_blocks == 0 && !grid.queued) {
+    // The last one out: every block has finished. What waits on the grid (its launcher, its
+    // stream, its parent) is told outside the lock.
+    std::optional<Error> error = grid.first_error;
+    lock.unlock();
+    finish_own_blocks(grid, std::move(error));
+    lock.lock();
+  }
+}
+
+BlockRunner& WorkerPool::launcher_runner() {
+  // One per launching thread (a stream's), made on it: it gives the thread its alternate
+  // signal stack, so that a fault in kernel code there becomes the grid's error too. It
+  // counts as multiprocessor 0 (%smid).
+  thread_local std::unique_ptr<BlockRunner> runner;
+  if (!runner) runner = std::make_unique<BlockRunner>(0, settings_.worker_count, settings_);
+  return *runner;
 }
 
 bool WorkerPool::run_claimed_blocks(GridRun& grid, BlockRunner& runner) {
