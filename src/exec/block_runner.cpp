@@ -1,7 +1,9 @@
-// One block on one worker. The worker keeps one shared-memory window (shared_window.h:
+// Blocks on one worker. The worker keeps one shared-memory window (shared_window.h:
 // guard-paged, never zeroed: CUDA leaves shared memory undefined) and picks the
-// strategy per kernel: kernels that never wait for another thread run their threads one
-// after another, each a plain call on the worker's stack; the others run as fibers
+// strategy per kernel: a grid with a compiled block function runs its claimed blocks one
+// after another through it (run_compiled_blocks); otherwise kernels that never wait for
+// another thread run their threads one after another, each a plain call on the worker's
+// stack, and the others run as fibers
 // (fiber_scheduler.cpp). CUCPU_BLOCK_STRATEGY=fibers runs everything as fibers, so the
 // fast path can always be checked against the simple one.
 //
@@ -140,7 +142,11 @@ BlockRunner::BlockRunner(uint32_t worker_index, uint32_t worker_count, const Exe
 
 BlockRunner::~BlockRunner() = default;
 
-Result<void> BlockRunner::prepare_setup(BlockSetup& setup, const GridLaunch& grid, const Dim3& block_index) {
+Result<void> BlockRunner::prepare_block(const GridLaunch& grid, const Dim3& block_index) {
+  if (!block_) block_ = spare_blocks().take(settings_.fiber_stack_bytes);
+  if (!block_)
+    return make_error(ErrorCode::MemoryAllocation, fmt::format("{}: no memory to run it", describe_block(block_index)));
+  BlockSetup& setup = block_->setup;
   setup = BlockSetup{};
   setup.kernel = grid.kernel;
   setup.shape = &grid.shape;
@@ -161,11 +167,8 @@ Result<void> BlockRunner::prepare_setup(BlockSetup& setup, const GridLaunch& gri
 
 Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block_index, uint64_t count,
                                               const std::atomic<bool>& failed) {
-  if (!block_) block_ = spare_blocks().take(settings_.fiber_stack_bytes);
-  if (!block_)
-    return make_error(ErrorCode::MemoryAllocation, fmt::format("{}: no memory to run it", describe_block(block_index)));
+  if (auto placed = prepare_block(grid, block_index); !placed) return placed;
   ResumableBlock& block = *block_;
-  if (auto placed = prepare_setup(block.setup, grid, block_index); !placed) return placed;
   if (auto ready = compiled_.start_grid(block.setup, grid.compiled); !ready) return ready;
   const Dim3& blocks = grid.shape.grid;
   for (uint64_t i = 0; i < count; ++i) {
@@ -189,27 +192,15 @@ Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block
 }
 
 BlockRun BlockRunner::run_block(const GridLaunch& grid, const Dim3& block_index) {
-  if (!block_) block_ = spare_blocks().take(settings_.fiber_stack_bytes);
-  if (!block_)
-    return BlockRun{
-        make_error(ErrorCode::MemoryAllocation, fmt::format("{}: no memory to run it", describe_block(block_index))),
-        nullptr};
+  if (auto placed = prepare_block(grid, block_index); !placed) return BlockRun{placed.error(), nullptr};
   ResumableBlock& block = *block_;
   block.grid = &grid;
   BlockSetup& setup = block.setup;
-  if (auto placed = prepare_setup(setup, grid, block_index); !placed) return BlockRun{placed.error(), nullptr};
 
   // The device runtime of the block's threads (dynamic parallelism): the scope ends with
   // the block; the grids it launched go on in the launch tree.
   if (grid.tree) block.scope.emplace(*grid.tree, setup.thread_count());
   BlockLaunchScope* scope = block.scope ? &*block.scope : nullptr;
-  if (grid.compiled.entry != nullptr) {
-    compiled_.launch_scope = scope;
-    Result<void> result = compiled_.run(setup, grid.compiled);
-    compiled_.launch_scope = nullptr;
-    block.scope.reset();
-    return BlockRun{std::move(result), nullptr};
-  }
   if (!grid.kernel->uses_barriers && settings_.strategy == BlockStrategyChoice::Auto) {
     sequential_.launch_scope = scope;
     Result<void> result = sequential_.run(setup);

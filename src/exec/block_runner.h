@@ -95,6 +95,7 @@ class BlockRunner {
   BlockRunner(const BlockRunner&) = delete;
   BlockRunner& operator=(const BlockRunner&) = delete;
 
+  // One block of a grid without a compiled block function (those: run_compiled_blocks).
   BlockRun run_block(const GridLaunch& grid, const Dim3& block_index);
   // `count` blocks of a grid that has a compiled block function (grid.compiled), from
   // `first` on in linear order (x fastest), one after another: what they share is made
@@ -105,8 +106,9 @@ class BlockRunner {
   BlockRun resume_block(std::unique_ptr<ResumableBlock> block);
 
  private:
-  // A block's setup, with its shared memory in block_'s window.
-  Result<void> prepare_setup(BlockSetup& setup, const GridLaunch& grid, const Dim3& block_index);
+  // block_ (taken from the spares if this worker has none) with the setup of the block,
+  // its shared memory in block_'s window.
+  Result<void> prepare_block(const GridLaunch& grid, const Dim3& block_index);
   // The block ended (progress) or was suspended (nullopt, it keeps `block`).
   BlockRun conclude(std::unique_ptr<ResumableBlock> block, std::optional<Result<void>> progress);
 

@@ -88,11 +88,6 @@ CompiledBlock::CompiledBlock(uintptr_t stack_low) : stack_low_(stack_low) {}
 
 CompiledBlock::~CompiledBlock() = default;
 
-Result<void> CompiledBlock::run(const BlockSetup& setup, const jit::CompiledBlockCode& code) {
-  if (auto ready = start_grid(setup, code); !ready) return ready;
-  return run_next_block(setup.block_index);
-}
-
 Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code) {
   setup_ = setup;
   code_ = code;

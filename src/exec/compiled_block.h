@@ -22,8 +22,6 @@ class CompiledBlock final : public BlockExecution {
   explicit CompiledBlock(uintptr_t stack_low);
   ~CompiledBlock() override;
 
-  // One block: start_grid, then run_next_block.
-  Result<void> run(const BlockSetup& setup, const jit::CompiledBlockCode& code);
   // What every block of a grid shares, made once for a worker's run of its blocks (a
   // grid of many small blocks costs little more than its blocks' work): the warps' state,
   // the frame, the special registers but the block's own. setup.block_index: the first.

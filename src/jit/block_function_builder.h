@@ -56,6 +56,12 @@ class BlockFunctionBuilder {
   }
   llvm::Value* warp_index() { return b_.CreateLoad(i32(), warp_index_); }
   llvm::Value* warp_state();  // this warp's CompiledWarp
+  // The round goes on with the next warp: warp_index_ + 1, then `loop` (the general or the
+  // direct round's warp loop).
+  void on_to_next_warp(llvm::BasicBlock* loop) {
+    b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
+    b_.CreateBr(loop);
+  }
   llvm::BasicBlock* new_block(const std::string& name) { return fl_.new_block(name); }
   llvm::FunctionCallee runtime(const char* name, llvm::Type* result, llvm::ArrayRef<llvm::Type*> params) {
     return fl_.runtime_function(name, result, params);
@@ -177,7 +183,6 @@ class BlockFunctionBuilder {
   std::vector<uint32_t> reg_offset_;      // per register: offset in a warp's file, or kNone (unused)
   std::vector<uint8_t> run_local_;        // per register: a variable of the function (lay_out_registers)
   std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the variable
-  RegisterSet resumed_;                   // registers live at some resume point
   // Per register: a constant global holding its one value, where find_constant_registers
   // proved it has one when read, and the mov that writes it (which writes the register).
   std::vector<llvm::GlobalVariable*> constant_value_;

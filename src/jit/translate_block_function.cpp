@@ -59,14 +59,14 @@ void BlockFunctionBuilder::lay_out_registers() {
     for (uint32_t r : s.reads) used.set(r);
     for (uint32_t r : s.writes) used.set(r);
   }
-  resumed_ = RegisterSet(a_.register_count);
-  for (size_t p = 1; p < points_.size(); ++p) resumed_.merge(a_.live_in[points_[p].block]);
+  RegisterSet resumed(a_.register_count);  // live at some resume point
+  for (size_t p = 1; p < points_.size(); ++p) resumed.merge(a_.live_in[points_[p].block]);
   run_local_.assign(a_.register_count, 0);
   uint64_t variables = 0, spilled = 0;
   used.for_each([&](uint32_t r) {
     run_local_[r] = 1;
     ++variables;
-    spilled += resumed_.test(r);
+    spilled += resumed.test(r);
   });
   const uint64_t blocks = a_.live_in.size();
   const bool over_budget = blocks * variables > kRunLocalBudget;
@@ -77,7 +77,7 @@ void BlockFunctionBuilder::lay_out_registers() {
   uint64_t at = 0;
   for (int pass = 0; pass < 2; ++pass) {  // vectors first, then the scalars packed after them
     used.for_each([&](uint32_t r) {
-      if (run_local_[r] && !resumed_.test(r)) return;
+      if (run_local_[r] && !resumed.test(r)) return;
       const bool varying = per_lane(a_.shape[r]);
       if (varying != (pass == 0)) return;
       const unsigned width = register_width(r);
@@ -176,8 +176,7 @@ void BlockFunctionBuilder::emit_dispatch() {
   b_.SetInsertPoint(direct_done);
   b_.CreateCondBr(b_.CreateICmpEQ(load32(warp_state(), offsetof(CompiledWarp, live)), c32(0)), exited, leave);
   b_.SetInsertPoint(exited);
-  b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
-  b_.CreateBr(direct_warp_bb_);
+  on_to_next_warp(direct_warp_bb_);
   b_.SetInsertPoint(leave);
   llvm::Type* params[] = {fl_.ptr_type(), i32(), i32(), i32()};
   b_.CreateCall(runtime(kCompiledLeaveDirect, b_.getVoidTy(), params),
@@ -276,8 +275,7 @@ void BlockFunctionBuilder::emit_round_structure() {
   begin_run(point);
 
   b_.SetInsertPoint(next_warp);
-  b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
-  b_.CreateBr(warp_loop_bb_);
+  on_to_next_warp(warp_loop_bb_);
 
   // round_end: if every warp with live lanes parked them all at one bar.sync 0 (no count,
   // no reduction) at the same point, they all go on there; if none has live lanes, the
@@ -368,10 +366,10 @@ void BlockFunctionBuilder::begin_run(llvm::Value* point) {
 // count) goes straight on to the next warp (emit_park), and once every warp has, at the
 // same one (direct_target_), they all go on there in the next direct round. A warp whose
 // lanes have all exited is done too. Whatever else a warp does (some lanes park elsewhere,
-// at a collective, or yield) ends its run through dispatch, which leaves direct mode (__cucpu_compiled_leave_direct writes the runs and
-// parks the round would have recorded). A block starts with a direct round from the entry,
-// and a round the general way that ends with every warp at one plain __syncthreads
-// releases them into one.
+// at a collective, or yield) ends its run through dispatch, which leaves direct mode
+// (__cucpu_compiled_leave_direct writes the runs and parks the round would have recorded).
+// A block starts with a direct round from the entry, and a round the general way that ends
+// with every warp at one plain __syncthreads releases them into one.
 void BlockFunctionBuilder::emit_direct_rounds() {
   b_.SetInsertPoint(direct_round_bb_);
   b_.CreateStore(c32(1), direct_);
@@ -389,8 +387,7 @@ void BlockFunctionBuilder::emit_direct_rounds() {
   llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
   b_.CreateCondBr(b_.CreateICmpEQ(live, c32(0)), next, start);
   b_.SetInsertPoint(next);
-  b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
-  b_.CreateBr(direct_warp_bb_);
+  on_to_next_warp(direct_warp_bb_);
   b_.SetInsertPoint(start);
   b_.CreateStore(live, cur_mask_);
   b_.CreateStore(c32(0), run_vote_true_);

@@ -303,8 +303,7 @@ void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
     b_.SetInsertPoint(on);
     spill_at_park(point, mask);
     b_.CreateStore(c32(point), direct_target_);
-    b_.CreateStore(b_.CreateAdd(warp_index(), c32(1)), warp_index_);
-    b_.CreateBr(direct_warp_bb_);
+    on_to_next_warp(direct_warp_bb_);
     b_.SetInsertPoint(recorded);
   }
   add_park(point, mask, reduction ? ParkKind::Reduce : ParkKind::Sync, id, count, predicates);
