@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 
+#include "support/spin_wait.h"
+
 namespace cucpu::core {
 
 class Completion {
@@ -18,8 +20,10 @@ class Completion {
     done_.notify_all();
   }
   bool is_done() const { return done_.load(std::memory_order_acquire) != 0; }
-  // Blocks (no spinning: a futex) until mark_done.
-  void wait() const { done_.wait(0, std::memory_order_acquire); }
+  // Until mark_done: a short spin (support/spin_wait.h), then a futex.
+  void wait() const {
+    if (!support::spin_until([this] { return is_done(); })) done_.wait(0, std::memory_order_acquire);
+  }
 
  private:
   std::atomic<uint32_t> done_{0};

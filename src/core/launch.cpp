@@ -21,29 +21,40 @@
 namespace cucpu::core {
 namespace {
 
-Result<void> check_shape(const jit::KernelInfo& info, const Kernel& kernel, const LaunchRequest& request) {
+// The device's launch limits, read once: a launch checks them all.
+struct LaunchLimits {
+  uint32_t block[3], threads_per_block, grid[3], shared_per_block_optin;
+};
+
+const LaunchLimits& launch_limits() {
   using A = DeviceAttribute;
+  auto get = [](A attribute) { return static_cast<uint32_t>(device_attribute(attribute)); };
+  static const LaunchLimits limits{
+      {get(A::cudaDevAttrMaxBlockDimX), get(A::cudaDevAttrMaxBlockDimY), get(A::cudaDevAttrMaxBlockDimZ)},
+      get(A::cudaDevAttrMaxThreadsPerBlock),
+      {get(A::cudaDevAttrMaxGridDimX), get(A::cudaDevAttrMaxGridDimY), get(A::cudaDevAttrMaxGridDimZ)},
+      get(A::cudaDevAttrMaxSharedMemoryPerBlockOptin)};
+  return limits;
+}
+
+Result<void> check_shape(const jit::KernelInfo& info, const Kernel& kernel, const LaunchRequest& request) {
+  const LaunchLimits& limits = launch_limits();
   const exec::Dim3& g = request.grid;
   const exec::Dim3& b = request.block;
   auto invalid = [](std::string why) { return make_error(ErrorCode::InvalidValue, std::move(why)); };
   if (b.x == 0 || b.y == 0 || b.z == 0) return invalid("a block dimension is 0");
   if (g.x == 0 || g.y == 0 || g.z == 0) return invalid("a grid dimension is 0");
-  if (b.x > uint32_t(device_attribute(A::cudaDevAttrMaxBlockDimX)) ||
-      b.y > uint32_t(device_attribute(A::cudaDevAttrMaxBlockDimY)) ||
-      b.z > uint32_t(device_attribute(A::cudaDevAttrMaxBlockDimZ)))
+  if (b.x > limits.block[0] || b.y > limits.block[1] || b.z > limits.block[2])
     return invalid(fmt::format("block ({}, {}, {}) exceeds the maximum block dimensions", b.x, b.y, b.z));
-  if (b.count() > uint64_t(device_attribute(A::cudaDevAttrMaxThreadsPerBlock)))
+  if (b.count() > limits.threads_per_block)
     return invalid(fmt::format("{} threads per block exceed the device's limit", b.count()));
-  if (g.x > uint32_t(device_attribute(A::cudaDevAttrMaxGridDimX)) ||
-      g.y > uint32_t(device_attribute(A::cudaDevAttrMaxGridDimY)) ||
-      g.z > uint32_t(device_attribute(A::cudaDevAttrMaxGridDimZ)))
+  if (g.x > limits.grid[0] || g.y > limits.grid[1] || g.z > limits.grid[2])
     return invalid(fmt::format("grid ({}, {}, {}) exceeds the maximum grid dimensions", g.x, g.y, g.z));
   const size_t dynamic_limit = max_dynamic_shared_bytes(kernel.max_dynamic_shared_bytes, info.static_shared_bytes);
   if (request.dynamic_shared_bytes > dynamic_limit)
     return invalid(fmt::format("{} bytes of dynamic shared memory exceed the kernel's limit of {}",
                                request.dynamic_shared_bytes, dynamic_limit));
-  if (info.dynamic_shared_offset + request.dynamic_shared_bytes >
-      size_t(device_attribute(A::cudaDevAttrMaxSharedMemoryPerBlockOptin)))
+  if (info.dynamic_shared_offset + request.dynamic_shared_bytes > limits.shared_per_block_optin)
     return invalid("static and dynamic shared memory exceed the device's shared memory per block");
   const uint32_t thread_limit =
       max_threads_per_block(info.max_threads_per_block, kernel.module->registers_per_thread(kernel.device_name));
@@ -59,12 +70,13 @@ Result<void> check_shape(const jit::KernelInfo& info, const Kernel& kernel, cons
 
 }  // namespace
 
-PreparedLaunch::PreparedLaunch(const jit::KernelInfo& info, std::string kernel_name, const LaunchRequest& request)
+PreparedLaunch::PreparedLaunch(const jit::KernelInfo& info, const LaunchRequest& request)
     : info_(info),
-      kernel_name_(std::move(kernel_name)),
       shape_{request.grid, request.block, static_cast<uint32_t>(request.dynamic_shared_bytes)},
-      cooperative_(request.cooperative),
-      params_((info.param_bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t) + 1) {}
+      cooperative_(request.cooperative) {
+  const std::size_t slots = (info.param_bytes + sizeof(std::max_align_t) - 1) / sizeof(std::max_align_t) + 1;
+  if (slots > kInlineParamSlots) large_params_.resize(slots);
+}
 
 void PreparedLaunch::run() const {
   exec::GridExecutor& executor = exec::GridExecutor::instance();
@@ -73,13 +85,14 @@ void PreparedLaunch::run() const {
   exec::LaunchShape shape = shape_;
   shape.priority = running_stream_priority();
   shape.gridid = running_graph_node_gridid();  // 0 outside a graph: the executor draws one
-  auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape, params_.data())
-                          : executor.run_grid(info_, shape, params_.data());
+  const void* params = large_params_.empty() ? inline_params_.data() : large_params_.data();
+  auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape, params)
+                          : executor.run_grid(info_, shape, params);
   if (!ran) {
     // A fault inside the kernel: the context is broken from now on, as on the GPU, and
     // the next synchronising call reports it (kernel faults are asynchronous).
     Error error = ran.error();
-    error.message = fmt::format("kernel {}: {}", kernel_name_, error.message);
+    error.message = fmt::format("kernel {}: {}", info_.name, error.message);
     std::fprintf(stderr, "cucpu: %s\n", error.message.c_str());
     set_sticky_error(error);
   }
@@ -106,7 +119,7 @@ Result<std::shared_ptr<const PreparedLaunch>> prepare_launch(const Kernel& kerne
 
   // The PTX parameter buffer: each argument copied to its slot now, so that the caller
   // may change its arguments as soon as the launch returns.
-  auto launch = std::make_shared<PreparedLaunch>(**info, kernel.device_name, request);
+  auto launch = std::make_shared<PreparedLaunch>(**info, request);
   launch->set_cluster(*cluster, request.explicit_cluster || required_cluster_dims(**info, kernel).count() != 0);
   for (size_t i = 0; i < (*info)->params.size(); ++i) {
     const jit::ParamSlot& slot = (*info)->params[i];

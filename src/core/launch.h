@@ -3,6 +3,7 @@
 // stream. Checking is synchronous (its errors are the launch call's); running is not.
 #pragma once
 
+#include <array>
 #include <cstddef>
 #include <memory>
 #include <string>
@@ -30,8 +31,10 @@ struct LaunchRequest {
 // run later, on a stream's thread, and more than once (graphs).
 class PreparedLaunch {
  public:
-  PreparedLaunch(const jit::KernelInfo& info, std::string kernel_name, const LaunchRequest& request);
-  uint8_t* params() { return reinterpret_cast<uint8_t*>(params_.data()); }
+  PreparedLaunch(const jit::KernelInfo& info, const LaunchRequest& request);
+  uint8_t* params() {
+    return reinterpret_cast<uint8_t*>(large_params_.empty() ? inline_params_.data() : large_params_.data());
+  }
   // The cluster shape resolve_cluster_dims chose; `explicit_cluster`: the launch or the
   // kernel named it (the executor then takes this shape as it is).
   void set_cluster(const exec::Dim3& dims, bool explicit_cluster) {
@@ -43,10 +46,14 @@ class PreparedLaunch {
 
  private:
   const jit::KernelInfo& info_;
-  std::string kernel_name_;
   exec::LaunchShape shape_;
   bool cooperative_;
-  std::vector<std::max_align_t> params_;  // 16-byte aligned: .param alignments go up to 16
+  // The parameter buffer, 16-byte aligned (.param alignments go up to 16): inline for most
+  // kernels, so that a launch allocates little (the stream's thread frees what the
+  // launching thread allocated: malloc's slow path on both).
+  static constexpr std::size_t kInlineParamSlots = 16;
+  std::array<std::max_align_t, kInlineParamSlots> inline_params_;
+  std::vector<std::max_align_t> large_params_;  // when the parameters take more than that
 };
 
 // Checks a launch and copies its arguments. A configuration error leaves the device as it was.

@@ -96,6 +96,9 @@ class Stream {
   bool destroyed_ = false;           // cudaStreamDestroy: freed once its work is done
   CaptureMark capture_;              // session null: not capturing
   std::condition_variable work_queued_;
+  // Commands ever queued, readable without the mutex: an idle runner spins on it before
+  // it sleeps on work_queued_.
+  std::atomic<uint64_t> commands_queued_{0};
 };
 
 }  // namespace cucpu::core

@@ -16,6 +16,7 @@
 #include "core/graph.h"
 #include "core/sticky_error.h"
 #include "support/log.h"
+#include "support/spin_wait.h"
 
 namespace cucpu::core {
 namespace {
@@ -153,6 +154,7 @@ Result<CompletionRef> StreamEngine::enqueue(Stream& stream, Command command) {
 
   CompletionRef done = command.done;
   stream.queue_.push_back(std::move(command));
+  stream.commands_queued_.fetch_add(1, std::memory_order_release);
   if (stream.runner_active_) {
     stream.work_queued_.notify_one();
   } else {
@@ -174,6 +176,16 @@ void StreamEngine::run_stream(Stream& stream) {
   log::debug(log::Category::Core, "stream {}: runtime thread started", stream.id());
   std::unique_lock lock(mutex_);
   for (;;) {
+    if (stream.queue_.empty() && !stream.destroyed_) {
+      // A host thread that launches and synchronises in a loop queues its next command
+      // within microseconds: spin for it before sleeping (support/spin_wait.h).
+      const uint64_t queued = stream.commands_queued_.load(std::memory_order_relaxed);
+      lock.unlock();
+      support::spin_until([&] { return stream.commands_queued_.load(std::memory_order_acquire) != queued; });
+      // The host is likely still inside enqueue, holding the mutex for a moment:
+      // sleeping on it would cost the wake-up the spin saved.
+      if (!support::spin_until([&] { return lock.try_lock(); })) lock.lock();
+    }
     if (stream.queue_.empty() && !stream.destroyed_)
       stream.work_queued_.wait_for(lock, kRunnerIdle,
                                    [&] { return !stream.queue_.empty() || stream.destroyed_; });

@@ -1,0 +1,38 @@
+// A short busy wait before a blocking one. Handing work to another thread and back costs
+// two wake-ups through the kernel (several microseconds each on a virtual machine, more
+// than a small kernel runs); CUDA's default host synchronisation (cudaDeviceScheduleAuto)
+// spins first for the same reason. The spin is bounded, so a long wait still sleeps and
+// leaves its core to the threads doing the work.
+#pragma once
+
+#include <chrono>
+
+namespace cucpu::support {
+
+// How long a waiter spins before it blocks: longer than a launch's round trip between
+// threads, short enough to cost little next to a grid that runs for milliseconds.
+inline constexpr std::chrono::microseconds kSpinBeforeBlocking{50};
+
+inline void cpu_relax() {
+#if defined(__x86_64__) || defined(__i386__)
+  __builtin_ia32_pause();
+#elif defined(__aarch64__)
+  asm volatile("yield");
+#endif
+}
+
+// Spins until `ready()` holds or kSpinBeforeBlocking has passed; returns ready()'s last value.
+template <typename Ready>
+bool spin_until(Ready ready) {
+  if (ready()) return true;
+  const auto deadline = std::chrono::steady_clock::now() + kSpinBeforeBlocking;
+  for (;;) {
+    for (int i = 0; i < 64; ++i) {
+      if (ready()) return true;
+      cpu_relax();
+    }
+    if (std::chrono::steady_clock::now() >= deadline) return ready();
+  }
+}
+
+}  // namespace cucpu::support
