@@ -74,6 +74,7 @@ class BlockFunctionBuilder {
   llvm::Value* file_slot(uint32_t r);   // its slot in the running warp's file
   llvm::Align file_alignment(uint32_t r);
   void spill_at_park(uint32_t point, llvm::Value* mask);
+  void find_written_since_resume();
   llvm::Value* load_lanes(uint32_t r);  // a varying register's 32 lanes
   void store_lanes(uint32_t r, llvm::Value* lanes);
   void find_constant_registers();
@@ -143,6 +144,13 @@ class BlockFunctionBuilder {
 
   Mode mode_ = Mode::Uniform;
   bool converged_ = false;  // emitting a block every live lane of the warp runs (emit_block)
+  // Registers that lanes waiting while others run may read on: those live where lanes
+  // queue (candidate blocks) or resume (resume points). An unguarded write of any other
+  // register need not keep other lanes' values (vector_write) where lanes wait only at
+  // blocks, never parked inside a divergent region (converged_'s other conditions).
+  RegisterSet waiting_lanes_read_;
+  bool lanes_wait_only_at_blocks_ = false;
+  bool emitting_ = false;  // inside emit_block
   bool whole_warp_collectives_ = false;  // collectives_name_whole_warps()
   llvm::Value* lane_ = nullptr;  // Mode::Lane: the lane's number
 
@@ -182,6 +190,10 @@ class BlockFunctionBuilder {
   std::set<const ptx::Instruction*> yield_branches_;  // spin loops' back-edges
   std::vector<uint32_t> reg_offset_;      // per register: offset in a warp's file, or kNone (unused)
   std::vector<uint8_t> run_local_;        // per register: a variable of the function (lay_out_registers)
+  // Per block: registers a run may have written by the block's end since it began (loaded
+  // them from the file). A park leaves the others in the file as they are (spill_at_park).
+  std::vector<RegisterSet> written_by_end_;
+  uint32_t emitting_block_ = 0;           // the block emit_block is emitting
   std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the variable
   // Per register: a constant global holding its one value, where find_constant_registers
   // proved it has one when read, and the mov that writes it (which writes the register).

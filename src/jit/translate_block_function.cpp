@@ -62,17 +62,18 @@ void BlockFunctionBuilder::lay_out_registers() {
   RegisterSet resumed(a_.register_count);  // live at some resume point
   for (size_t p = 1; p < points_.size(); ++p) resumed.merge(a_.live_in[points_[p].block]);
   run_local_.assign(a_.register_count, 0);
-  uint64_t variables = 0, spilled = 0;
+  uint64_t variables = 0, spilled = 0, strided = 0;
   used.for_each([&](uint32_t r) {
     run_local_[r] = 1;
     ++variables;
     spilled += resumed.test(r);
+    strided += a_.lane_stride[r] != kNoLaneStride;
   });
   const uint64_t blocks = a_.live_in.size();
   const bool over_budget = blocks * variables > kRunLocalBudget;
   if (over_budget) run_local_.assign(a_.register_count, 0);
-  log::debug(log::Category::Jit, "kernel {}: {} blocks, {} registers, {} of them live at resume points{}",
-             kernel_.name, blocks, variables, spilled, over_budget ? " (over budget: in the register file)" : "");
+  log::debug(log::Category::Jit, "kernel {}: {} blocks, {} registers, {} of them live at resume points, {} with a lane stride{}",
+             kernel_.name, blocks, variables, spilled, strided, over_budget ? " (over budget: in the register file)" : "");
   reg_offset_.assign(a_.register_count, kNone);
   uint64_t at = 0;
   for (int pass = 0; pass < 2; ++pass) {  // vectors first, then the scalars packed after them
@@ -96,11 +97,63 @@ llvm::Align BlockFunctionBuilder::file_alignment(uint32_t r) {
   return llvm::Align(register_width(r) == 1 ? 4 : 64);
 }
 
+// Which registers a run may have written since it began, at the end of each block (a
+// forward "may" analysis over the run's paths). A run begins at a resume stub, which loads
+// the registers live there from the warp's file (the entry's stub zeroes them all instead;
+// a barrier's or collective's stub writes its destinations), and it ends where its lanes
+// park at a barrier: a barrier's edge to its resume point is no path of one run. Lanes may
+// go on past a collective in the same run (all of them met there). A register live at a
+// park point that no path from a stub to the park writes is still, in every lane, what
+// the stub loaded from the file (liveness: it was live at that stub too), so the park need
+// not store it again: a barrier loop's thread index and addresses stay where they are.
+void BlockFunctionBuilder::find_written_since_resume() {
+  const KernelCfg& cfg = a_.cfg;
+  const auto blocks = static_cast<uint32_t>(cfg.blocks.size());
+  const RegisterSet none(a_.register_count);
+  RegisterSet everything(a_.register_count);
+  for (uint32_t r = 0; r < a_.register_count; ++r) everything.set(r);
+  auto writes_of = [&](uint32_t statement) {
+    RegisterSet set(a_.register_count);
+    for (uint32_t r : access_.at(statement).writes) set.set(r);
+    return set;
+  };
+  std::vector<RegisterSet> at_start(blocks, none);  // what the stubs into each block write
+  at_start[points_[0].block] = everything;
+  std::vector<RegisterSet> writes(blocks, none);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const CfgBlock& block = cfg.blocks[b];
+    uint32_t last = kNone;  // the block's last instruction: a park block's park instruction
+    for (uint32_t i = block.first; i < block.end; ++i) {
+      if (kernel_.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+      writes[b].merge(writes_of(i));
+      last = i;
+    }
+    if (park_point_[b] != kNone && last != kNone)
+      at_start[block.successors[0]].merge(writes_of(last));  // its stub writes its destinations
+  }
+  written_by_end_.assign(blocks, none);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b : cfg.order) {
+      RegisterSet written = at_start[b];
+      for (uint32_t p : cfg.blocks[b].predecessors) {
+        const ptx::Instruction* last = cfg.last_instruction(kernel_, p);
+        const bool run_ends = cfg.blocks[p].how == BlockEnd::Park && last != nullptr && is_barrier(*last);
+        if (!run_ends) written.merge(written_by_end_[p]);
+      }
+      written.merge(writes[b]);
+      changed |= written_by_end_[b].merge(written);
+    }
+  }
+}
+
 // Lanes that park at `point` (`mask`) leave the registers live there in their warp's file,
 // their own lanes of them only: the warp's other lanes may be parked elsewhere, with theirs.
+// Registers the run has not written since it loaded them are there already.
 void BlockFunctionBuilder::spill_at_park(uint32_t point, llvm::Value* mask) {
   a_.live_in[points_[point].block].for_each([&](uint32_t r) {
     if (reg_local_[r] == nullptr || reg_offset_[r] == kNone) return;
+    if (!written_by_end_[emitting_block_].test(r)) return;
     llvm::Value* file = file_slot(r);
     if (!per_lane(a_.shape[r])) {
       b_.CreateAlignedStore(b_.CreateLoad(reg_local_[r]->getAllocatedType(), reg_local_[r]), file, file_alignment(r));
@@ -464,9 +517,15 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   for (uint32_t b : cfg.order)
     if (candidate_[b]) queue_slot_[b] = queue_count_++;
   lay_out_registers();
+  find_written_since_resume();
   lay_out_lane_frames();
   find_constant_registers();
   whole_warp_collectives_ = collectives_name_whole_warps();
+  lanes_wait_only_at_blocks_ = !a_.lanes_may_split && whole_warp_collectives_;
+  waiting_lanes_read_ = RegisterSet(a_.register_count);
+  for (uint32_t b = 0; b < blocks; ++b)
+    if (candidate_[b]) waiting_lanes_read_.merge(a_.live_in[b]);
+  for (size_t p = 1; p < points_.size(); ++p) waiting_lanes_read_.merge(a_.live_in[points_[p].block]);
 
   llvm::Function* fn = fl_.llvm_fn;
   b_.SetInsertPoint(llvm::BasicBlock::Create(fl_.ctx, "entry", fn));

@@ -247,6 +247,98 @@ RegisterSet reach_before(const KernelCfg& cfg, uint32_t from, uint32_t stop) {
   return seen;
 }
 
+// Lane strides (WarpAnalysis::lane_stride), to a fixed point from "no write seen" for
+// every register: each write's stride from its operands' (a uniform operand's is 0, a
+// lane-aligned one's 1), and a register keeps one only if all its writes agree and no read
+// mixes lanes of different writes (`mixed`: the branch rule). The rules are exact in
+// modular arithmetic (add, sub, shl and mul by a constant); a widening product or convert is
+// exact only from a lane-aligned value, whose lanes never wrap (32 k + lane).
+std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const FunctionAccess& access,
+                                       const BlockShape& block, const WarpAnalysis& a, const RegisterSet& mixed) {
+  constexpr int64_t kUnseen = INT64_MAX;
+  std::vector<int64_t> stride(a.register_count, kUnseen);
+  auto lane_aligned = [&](const ptx::Operand& op) {
+    return (op.kind == ptx::Operand::Kind::Register && op.reg < a.shape.size() && a.shape[op.reg] == Shape::LaneAligned) ||
+           lane_aligned_register(op, block);
+  };
+  // An operand's stride: kUnseen while a register's is not known yet.
+  auto of = [&](const ptx::Operand& op) -> int64_t {
+    if (op.kind == ptx::Operand::Kind::Immediate) return op.imm_is_float ? kNoLaneStride : 0;
+    if (lane_aligned(op)) return 1;
+    if (op.kind == ptx::Operand::Kind::SpecialRegister)
+      return special_register_varies(op.sreg, op.component, block) ? kNoLaneStride : 0;
+    if (op.kind != ptx::Operand::Kind::Register || op.reg >= a.shape.size()) return kNoLaneStride;
+    return a.shape[op.reg] == Shape::Uniform ? 0 : stride[op.reg];
+  };
+  auto known = [](int64_t s) { return s != kUnseen && s != kNoLaneStride; };
+  // Combines two strides with `f` (overflow: none), unseen or none passed on.
+  auto combine = [&](int64_t x, int64_t y, auto f) -> int64_t {
+    if (x == kNoLaneStride || y == kNoLaneStride) return kNoLaneStride;
+    if (x == kUnseen || y == kUnseen) return kUnseen;
+    int64_t result = 0;
+    return f(x, y, &result) ? kNoLaneStride : result;
+  };
+  auto add = [](int64_t x, int64_t y, int64_t* r) { return __builtin_add_overflow(x, y, r); };
+  auto subtract = [](int64_t x, int64_t y, int64_t* r) { return __builtin_sub_overflow(x, y, r); };
+  auto multiply = [](int64_t x, int64_t y, int64_t* r) { return __builtin_mul_overflow(x, y, r); };
+  auto constant = [](const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate && !op.imm_is_float; };
+  // The stride of `x * y` (mul.lo, mad.lo; `wide`: mul.wide, mad.wide).
+  auto product = [&](const ptx::Operand& x, const ptx::Operand& y, bool wide) -> int64_t {
+    if (!constant(x) && !constant(y)) return of(x) == 0 && of(y) == 0 ? 0 : kNoLaneStride;
+    const ptx::Operand& factor = constant(x) ? x : y;
+    const ptx::Operand& other = constant(x) ? y : x;
+    if (wide && !lane_aligned(other) && of(other) != 0) return kNoLaneStride;
+    return combine(of(other), static_cast<int64_t>(factor.imm), multiply);
+  };
+  auto written = [&](const ptx::Instruction& inst) -> int64_t {
+    const auto& o = inst.operands;
+    const bool integer = ptx::is_unsigned_int(inst.q.type) || ptx::is_signed_int(inst.q.type) || ptx::is_bits(inst.q.type);
+    if (inst.guard || !integer || inst.q.carry || inst.q.sat) return kNoLaneStride;
+    const bool wide = inst.q.mul_mode == ptx::MulMode::Wide;
+    const bool low = inst.q.mul_mode == ptx::MulMode::Lo || wide;
+    switch (inst.opcode) {
+      case ptx::Opcode::Mov:
+        return o.size() == 2 ? of(o[1]) : kNoLaneStride;
+      case ptx::Opcode::Cvt:  // widening a lane-aligned value changes no lane's value
+        return o.size() == 2 && lane_aligned(o[1]) && ptx::is_unsigned_int(inst.q.src_type) ? 1 : kNoLaneStride;
+      case ptx::Opcode::Add:
+        return o.size() == 3 ? combine(of(o[1]), of(o[2]), add) : kNoLaneStride;
+      case ptx::Opcode::Sub:
+        return o.size() == 3 ? combine(of(o[1]), of(o[2]), subtract) : kNoLaneStride;
+      case ptx::Opcode::Shl:
+        if (o.size() != 3 || !constant(o[2]) || o[2].imm >= 32) return kNoLaneStride;
+        return combine(of(o[1]), int64_t{1} << o[2].imm, multiply);
+      case ptx::Opcode::Mul:
+        return o.size() == 3 && low ? product(o[1], o[2], wide) : kNoLaneStride;
+      case ptx::Opcode::Mad:
+        return o.size() == 4 && low ? combine(product(o[1], o[2], wide), of(o[3]), add) : kNoLaneStride;
+      default:
+        return kNoLaneStride;
+    }
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b = 0; b < a.cfg.blocks.size(); ++b) {
+      if (!a.cfg.blocks[b].reachable) continue;
+      for (uint32_t i = a.cfg.blocks[b].first; i < a.cfg.blocks[b].end; ++i) {
+        if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+        const StatementAccess& s = access.at(i);
+        for (uint32_t r : s.writes) {
+          if (stride[r] == kNoLaneStride) continue;
+          int64_t w = kNoLaneStride;
+          if (s.writes.size() == 1 && per_lane(a.shape[r]) && !mixed.test(r)) w = written(kernel.body[i].instruction);
+          if (w == kUnseen || w == stride[r]) continue;
+          stride[r] = stride[r] == kUnseen && known(w) ? w : kNoLaneStride;
+          changed = true;
+        }
+      }
+    }
+  }
+  for (int64_t& s : stride)
+    if (s == kUnseen) s = kNoLaneStride;
+  return stride;
+}
+
 }  // namespace
 
 bool per_lane_operand(const ptx::Operand& op, const std::vector<Shape>& shape, const BlockShape& block) {
@@ -374,6 +466,8 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
       }
     }
   }
+  // Registers whose running lanes may hold values from different writes (the branch rule).
+  RegisterSet mixed(regs);
   for (bool changed = true; changed;) {
     changed = false;
     // Data and guard dependence, and the instructions that depend on the lane by themselves.
@@ -433,7 +527,9 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
           seen_by_others.merge(side_accessed[j]);
         }
         side_written[i].for_each([&](uint32_t r) {
-          if (seen_by_others.test(r)) changed |= make_varying(r);
+          if (!seen_by_others.test(r)) return;
+          mixed.set(r);
+          changed |= make_varying(r);
         });
       }
     }
@@ -453,7 +549,10 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
   if (a.lanes_may_split) {
     a.shape.assign(regs, Shape::Varying);
     for (uint32_t b = 0; b < block_count; ++b) a.varying_branch[b] = cfg.blocks[b].reachable && sides_differ(cfg.blocks[b]);
+    a.lane_stride.assign(regs, kNoLaneStride);
+    return a;
   }
+  a.lane_stride = find_lane_strides(kernel, access, block, a, mixed);
   return a;
 }
 

@@ -64,6 +64,8 @@ struct BlockShape {
   uint32_t thread_count() const { return x * y * z; }
 };
 
+inline constexpr int64_t kNoLaneStride = INT64_MIN;
+
 struct WarpAnalysis {
   KernelCfg cfg;
   // Lanes of a warp may go on past a join while others of the warp wait elsewhere (parked
@@ -73,6 +75,11 @@ struct WarpAnalysis {
   uint32_t register_count = 0;          // the function's registers and CC.CF (register_access.h)
   std::vector<Shape> shape;              // per register
   std::vector<uint8_t> varying_branch;   // per block: lanes may leave it in different directions
+  // Per register: where every read finds the running lanes' values at a common base plus
+  // the lane's number times this (modulo the register's width), that stride; else
+  // kNoLaneStride. `i * 4 + p` with i = blockIdx.x * blockDim.x + threadIdx.x has stride 4:
+  // a warp's `p[i]` is one vector access, proven without comparing addresses.
+  std::vector<int64_t> lane_stride;
   std::vector<RegisterSet> live_in;      // per block: registers live where it starts
 };
 

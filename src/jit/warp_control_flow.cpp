@@ -103,6 +103,7 @@ void BlockFunctionBuilder::unsupported(const std::string& what) {
 
 void BlockFunctionBuilder::emit_block(uint32_t b) {
   b_.SetInsertPoint(block_bb_[b]);
+  emitting_block_ = b;
   const CfgBlock& block = a_.cfg.blocks[b];
   const ptx::Instruction* last = a_.cfg.last_instruction(kernel_, b);
   // The instruction that ends the block is emit_block_end's, but a trap (or a body's last
@@ -114,7 +115,8 @@ void BlockFunctionBuilder::emit_block(uint32_t b) {
   // for good (nor at a collective: collectives_name_whole_warps), the block runs with every
   // live lane of the warp: instructions that write varying registers need not keep other
   // lanes' values.
-  converged_ = !candidate_[b] && !a_.lanes_may_split && whole_warp_collectives_;
+  converged_ = !candidate_[b] && lanes_wait_only_at_blocks_;
+  emitting_ = true;
   for (uint32_t i = block.first; i < block.end; ++i) {
     if (kernel_.body[i].kind != ptx::Statement::Kind::Instruction) continue;
     if (skip_last && &kernel_.body[i].instruction == last) break;
@@ -122,6 +124,7 @@ void BlockFunctionBuilder::emit_block(uint32_t b) {
     if (fl_.failed()) break;
   }
   converged_ = false;
+  emitting_ = false;
   if (fl_.failed()) return;
   emit_block_end(b);
 }

@@ -189,6 +189,18 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   llvm::Type* element = fl_.int_type(bits);
   llvm::Type* lanes_type = lanes_of(element);
   const llvm::Align align(element_bytes);
+  // An address register whose running lanes are element_bytes apart (lane_stride): the
+  // active lanes are consecutive without comparing their addresses, from the first active
+  // lane's address less its place. A 32-bit register's lanes must also not wrap past 2^32
+  // before lane 31 (they are widened to 64 bits on the way).
+  const ptx::Operand* address_register =
+      address.kind == ptx::Operand::Kind::Register                                    ? &address
+      : address.kind == ptx::Operand::Kind::Address && address.elements.size() == 1 ? &address.elements[0]
+                                                                                      : nullptr;
+  const bool strided = values.size() == 1 && address_register != nullptr &&
+                       address_register->kind == ptx::Operand::Kind::Register &&
+                       address_register->reg < a_.lane_stride.size() &&
+                       a_.lane_stride[address_register->reg] == static_cast<int64_t>(element_bytes);
   auto page = [&](llvm::Value* address) { return b_.CreateLShr(address, b_.getInt64(12)); };
   // Whether `width` lanes from `base` on stay on the pages of the active ones among them
   // (`lanes`, the segment's bits of the mask from bit 0; none active is fine).
@@ -231,10 +243,25 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // lanes' own pages. Otherwise (and for any misaligned lane, which the general path names)
   // every lane's alignment, then one lane's scalar access, whole (masked), halves or
   // scattered.
+  // Where a consecutive access starts (lane 0's address, which an inactive lane 0 holds only
+  // when its register's stride says so), and whether the lanes are consecutive.
+  llvm::Value* first = b_.CreateExtractElement(integers, uint64_t{0});
+  llvm::Value* consecutive_known = nullptr;
+  if (strided) {
+    llvm::Value* lowest = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
+    llvm::Value* before = b_.CreateMul(b_.CreateZExt(lowest, i64), b_.getInt64(element_bytes));
+    first = b_.CreateSub(b_.CreateExtractElement(integers, lowest), before);
+    consecutive_known = b_.getTrue();
+    if (register_width(address_register->reg) == 32) {
+      llvm::Value* own = b_.CreateZExt(b_.CreateExtractElement(vector_read(*address_register, ptx::Type::U32), lowest), i64);
+      llvm::Value* last = b_.CreateAdd(own, b_.CreateSub(b_.getInt64(31 * element_bytes), before));
+      consecutive_known = b_.CreateICmpULE(last, b_.getInt64(0xffffffffu));
+    }
+  }
+  auto start = [&] { return b_.CreateIntToPtr(first, fl_.ptr_type()); };
   auto choose = [&](llvm::BasicBlock* full, llvm::BasicBlock* whole, llvm::BasicBlock* one, llvm::BasicBlock* halves,
                     llvm::BasicBlock* scattered) {
-    llvm::Value* first = b_.CreateExtractElement(integers, uint64_t{0});
-    llvm::Value* fast = all_consecutive(kLanes);
+    llvm::Value* fast = strided ? consecutive_known : all_consecutive(kLanes);
     if (checks_alignment)
       fast = b_.CreateAnd(fast, b_.CreateICmpEQ(b_.CreateAnd(first, b_.getInt64(access_bytes - 1)), b_.getInt64(0)));
     llvm::BasicBlock* consecutive = new_block("access.consecutive_aligned");
@@ -254,7 +281,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     b_.SetInsertPoint(several);
     llvm::Value* halves_ok = b_.CreateAnd(
         all_consecutive(kLanes / 2),
-        b_.CreateAnd(pages_ok(first, b_.CreateAnd(mask, c32(0xffff)), kLanes / 2),
+        b_.CreateAnd(pages_ok(b_.CreateExtractElement(integers, uint64_t{0}), b_.CreateAnd(mask, c32(0xffff)), kLanes / 2),
                      pages_ok(b_.CreateExtractElement(integers, uint64_t{kLanes / 2}), b_.CreateLShr(mask, c32(16)),
                               kLanes / 2)));
     b_.CreateCondBr(halves_ok, halves, scattered);
@@ -296,10 +323,10 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateAlignedStore(b_.CreateExtractElement(v, only), only_pointer, align);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
-      b_.CreateAlignedStore(v, lane_pointer(0), align);
+      b_.CreateAlignedStore(v, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
-      b_.CreateMaskedStore(v, lane_pointer(0), align, mask_lanes);
+      b_.CreateMaskedStore(v, start(), align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(halves);
       b_.CreateMaskedStore(b_.CreateShuffleVector(v, low_half), lane_pointer(0), align, low_mask);
@@ -314,10 +341,10 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                                                      b_.CreateAlignedLoad(element, only_pointer, align), only);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
-      llvm::Value* full_load = b_.CreateAlignedLoad(lanes_type, lane_pointer(0), align);
+      llvm::Value* full_load = b_.CreateAlignedLoad(lanes_type, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
-      llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, lane_pointer(0), align, mask_lanes);
+      llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, start(), align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(halves);
       llvm::Value* low = b_.CreateMaskedLoad(half_type, lane_pointer(0), align, low_mask);

@@ -273,8 +273,12 @@ void BlockFunctionBuilder::vector_write(const ptx::Operand& op, ptx::Type type, 
   if (width < have) value = ptx::is_signed_int(type) ? b_.CreateSExt(value, lanes) : b_.CreateZExt(value, lanes);
   // Lanes outside the mask keep their value, unless the mask is every lane of the warp that
   // has not exited: an unguarded instruction of a block they all run (emit_block:
-  // converged_), where an exited lane's registers are dead.
-  const bool whole = converged_ && fl_.current != nullptr && !fl_.current->guard;
+  // converged_), where an exited lane's registers are dead; or unless no lane outside it
+  // reads the register before writing it again: none waits where it is live
+  // (waiting_lanes_read_), as for an address computed and used inside `if (i < n)`.
+  const bool unguarded = emitting_ && fl_.current != nullptr && !fl_.current->guard;
+  const bool whole =
+      unguarded && (converged_ || (lanes_wait_only_at_blocks_ && !waiting_lanes_read_.test(r)));
   store_lanes(r, whole ? value : b_.CreateSelect(mask_vector(mask), value, load_lanes(r)));
 }
 
