@@ -176,6 +176,7 @@ class BlockFunctionBuilder {
 
   std::vector<llvm::BasicBlock*> block_bb_;
   std::vector<uint8_t> candidate_;       // per block: may have queued lanes
+  std::vector<uint8_t> inside_;          // per block: inside a divergent region (its join is not)
   std::vector<uint32_t> queue_slot_;     // per candidate block: its queue in pend_ (else kNone)
   uint32_t queue_count_ = 0;
   // Where runs begin: the entry, the block after each park instruction (a barrier's or a

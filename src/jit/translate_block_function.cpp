@@ -473,6 +473,30 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   const KernelCfg& cfg = a_.cfg;
   const uint32_t blocks = static_cast<uint32_t>(cfg.blocks.size());
 
+  // Blocks that may get queued lanes: those between a varying branch and its join, the
+  // join included. A join runs once every lane of its region is there (the lowest waiting
+  // block runs first, and a region's blocks come before its join): only the blocks inside
+  // a region may run with some of the warp's live lanes.
+  candidate_.assign(blocks, 0);
+  inside_.assign(blocks, 0);
+  for (uint32_t b = 0; b < blocks; ++b) {
+    // Lanes leaving by a conditional exit queue nowhere; a varying brx.idx queues at every
+    // target (its successors), and on to the blocks after them.
+    if (!a_.varying_branch[b] || cfg.blocks[b].how == BlockEnd::CondExit) continue;
+    const uint32_t join = cfg.ipdom[b];
+    if (join != kNoBlock) candidate_[join] = 1;
+    std::vector<uint32_t> work(cfg.blocks[b].successors.begin(), cfg.blocks[b].successors.end());
+    while (!work.empty()) {
+      const uint32_t n = work.back();
+      work.pop_back();
+      if (n == join || inside_[n]) continue;
+      candidate_[n] = inside_[n] = 1;
+      for (uint32_t s : cfg.blocks[n].successors) work.push_back(s);
+    }
+  }
+  find_constant_registers();
+  whole_warp_collectives_ = collectives_name_whole_warps();
+  lanes_wait_only_at_blocks_ = !a_.lanes_may_split && whole_warp_collectives_;
   // Resume points: the entry, the block after each park instruction, the targets of yields.
   points_ = {ResumePoint{0, nullptr}};
   park_point_.assign(blocks, kNone);
@@ -480,8 +504,12 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   for (uint32_t b = 0; b < blocks; ++b) {
     const CfgBlock& block = cfg.blocks[b];
     if (!block.reachable || block.how != BlockEnd::Park) continue;
+    // A collective in a block every live lane runs, naming all 32 lanes, completes at once
+    // for the lanes that run it (emit_collective): no lane parks there.
+    const ptx::Instruction* last = cfg.last_instruction(kernel_, b);
+    if (last != nullptr && is_warp_collective(*last) && !inside_[b] && lanes_wait_only_at_blocks_) continue;
     park_point_[b] = static_cast<uint32_t>(points_.size());
-    points_.push_back(ResumePoint{block.successors[0], cfg.last_instruction(kernel_, b)});
+    points_.push_back(ResumePoint{block.successors[0], last});
   }
   for (uint32_t b = 0; b < blocks; ++b) {
     const CfgBlock& block = cfg.blocks[b];
@@ -492,25 +520,6 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
     yield_point_[target] = static_cast<uint32_t>(points_.size());
     points_.push_back(ResumePoint{target, nullptr});
   }
-  // Blocks that may get queued lanes: those between a varying branch and its join, the
-  // join included.
-  candidate_.assign(blocks, 0);
-  for (uint32_t b = 0; b < blocks; ++b) {
-    // Lanes leaving by a conditional exit queue nowhere; a varying brx.idx queues every target.
-    if (!a_.varying_branch[b] || cfg.blocks[b].how == BlockEnd::CondExit) continue;
-    if (cfg.blocks[b].how == BlockEnd::Switch)
-      for (uint32_t t : cfg.blocks[b].successors) candidate_[t] = 1;
-    const uint32_t join = cfg.ipdom[b];
-    if (join != kNoBlock) candidate_[join] = 1;
-    std::vector<uint32_t> work(cfg.blocks[b].successors.begin(), cfg.blocks[b].successors.end());
-    while (!work.empty()) {
-      const uint32_t n = work.back();
-      work.pop_back();
-      if (n == join || candidate_[n]) continue;
-      candidate_[n] = 1;
-      for (uint32_t s : cfg.blocks[n].successors) work.push_back(s);
-    }
-  }
   // Their queues (pend_), in the blocks' order: the lowest queued block is the lowest slot.
   queue_slot_.assign(blocks, kNone);
   queue_count_ = 0;
@@ -519,9 +528,6 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   lay_out_registers();
   find_written_since_resume();
   lay_out_lane_frames();
-  find_constant_registers();
-  whole_warp_collectives_ = collectives_name_whole_warps();
-  lanes_wait_only_at_blocks_ = !a_.lanes_may_split && whole_warp_collectives_;
   waiting_lanes_read_ = RegisterSet(a_.register_count);
   for (uint32_t b = 0; b < blocks; ++b)
     if (candidate_[b]) waiting_lanes_read_.merge(a_.live_in[b]);

@@ -294,6 +294,8 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
     if (emit_collective_together(inst, c, mask)) {
       go_to(next, mask);
       b_.SetInsertPoint(meet);
+      if (park_point_[b] == kNone)
+        return unsupported("internal error: a collective of converged code that not all of the warp's live lanes reached");
       return emit_collective_meeting(b, inst, c, values, arguments, mask);
     }
     llvm::Type* array = llvm::ArrayType::get(i64, kLanes);
@@ -312,6 +314,12 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
     b_.CreateBr(meet);
   }
   b_.SetInsertPoint(meet);
+  if (park_point_[b] == kNone) {
+    // build() gave the block no resume point: every live lane runs it and the collective
+    // names them all, so the lanes meet here at once.
+    unsupported("internal error: a collective of converged code that not all of the warp's live lanes reached");
+    return;
+  }
   emit_collective_meeting(b, inst, c, values, arguments, mask);
 }
 

@@ -115,7 +115,7 @@ void BlockFunctionBuilder::emit_block(uint32_t b) {
   // for good (nor at a collective: collectives_name_whole_warps), the block runs with every
   // live lane of the warp: instructions that write varying registers need not keep other
   // lanes' values.
-  converged_ = !candidate_[b] && lanes_wait_only_at_blocks_;
+  converged_ = !inside_[b] && lanes_wait_only_at_blocks_;
   emitting_ = true;
   for (uint32_t i = block.first; i < block.end; ++i) {
     if (kernel_.body[i].kind != ptx::Statement::Kind::Instruction) continue;
