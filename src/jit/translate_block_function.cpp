@@ -62,18 +62,22 @@ void BlockFunctionBuilder::lay_out_registers() {
   RegisterSet resumed(a_.register_count);  // live at some resume point
   for (size_t p = 1; p < points_.size(); ++p) resumed.merge(a_.live_in[points_[p].block]);
   run_local_.assign(a_.register_count, 0);
-  uint64_t variables = 0, spilled = 0, strided = 0;
+  uint64_t variables = 0, spilled = 0, strided = 0, half_strided = 0;
   used.for_each([&](uint32_t r) {
     run_local_[r] = 1;
     ++variables;
     spilled += resumed.test(r);
     strided += a_.lane_stride[r] != kNoLaneStride;
+    half_strided += a_.half_stride[r] != kNoLaneStride;
   });
   const uint64_t blocks = a_.live_in.size();
   const bool over_budget = blocks * variables > kRunLocalBudget;
   if (over_budget) run_local_.assign(a_.register_count, 0);
-  log::debug(log::Category::Jit, "kernel {}: {} blocks, {} registers, {} of them live at resume points, {} with a lane stride{}",
-             kernel_.name, blocks, variables, spilled, strided, over_budget ? " (over budget: in the register file)" : "");
+  log::debug(log::Category::Jit,
+             "kernel {}: {} blocks, {} registers, {} of them live at resume points, {} with a lane stride, {} with a "
+             "half-warp stride{}",
+             kernel_.name, blocks, variables, spilled, strided, half_strided,
+             over_budget ? " (over budget: in the register file)" : "");
   reg_offset_.assign(a_.register_count, kNone);
   uint64_t at = 0;
   for (int pass = 0; pass < 2; ++pass) {  // vectors first, then the scalars packed after them

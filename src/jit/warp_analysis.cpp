@@ -128,26 +128,29 @@ bool lane_aligned_register(const ptx::Operand& op, const BlockShape& block) {
 
 bool immediate_operand(const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate; }
 
-// Whether an operand is known to be a multiple of 32 (`aligned`: per register, see below).
-bool multiple_of_32(const ptx::Operand& op, const std::vector<uint8_t>& aligned, const BlockShape& block) {
+// Whether an operand is known to be a multiple of 2^bits (`aligned`: per register, see below).
+bool multiple_of(const ptx::Operand& op, const std::vector<uint8_t>& aligned, const BlockShape& block,
+                 unsigned bits = 5) {
+  const uint64_t unit = uint64_t{1} << bits;
   switch (op.kind) {
     case ptx::Operand::Kind::Immediate:
-      return !op.imm_is_float && op.imm % 32 == 0;
+      return !op.imm_is_float && op.imm % unit == 0;
     case ptx::Operand::Kind::Register:
       return op.reg < aligned.size() && aligned[op.reg];
     case ptx::Operand::Kind::SpecialRegister:
       if (op.sreg != ptx::SpecialRegister::Ntid) return false;
-      return (op.component == 0 ? block.x : op.component == 1 ? block.y : block.z) % 32 == 0;
+      return (op.component == 0 ? block.x : op.component == 1 ? block.y : block.z) % unit == 0;
     default:
       return false;
   }
 }
 
-// Whether what `inst` writes is a multiple of 32 whenever its operands known to be are
-// (integer arithmetic that keeps the low 5 bits zero).
-bool writes_multiple_of_32(const ptx::Instruction& inst, const std::vector<uint8_t>& aligned, const BlockShape& block) {
+// Whether what `inst` writes is a multiple of 2^bits whenever its operands known to be are
+// (integer arithmetic that keeps the low bits zero).
+bool writes_multiple_of(const ptx::Instruction& inst, const std::vector<uint8_t>& aligned, const BlockShape& block,
+                        unsigned bits = 5) {
   const auto& o = inst.operands;
-  auto m = [&](size_t i) { return i < o.size() && multiple_of_32(o[i], aligned, block); };
+  auto m = [&](size_t i) { return i < o.size() && multiple_of(o[i], aligned, block, bits); };
   if (!ptx::is_unsigned_int(inst.q.type) && !ptx::is_signed_int(inst.q.type) && !ptx::is_bits(inst.q.type))
     return false;
   switch (inst.opcode) {
@@ -163,7 +166,7 @@ bool writes_multiple_of_32(const ptx::Instruction& inst, const std::vector<uint8
     case ptx::Opcode::Mad:
       return o.size() == 4 && inst.q.mul_mode != ptx::MulMode::Hi && !inst.q.carry && (m(1) || m(2)) && m(3);
     case ptx::Opcode::Shl:
-      return o.size() == 3 && (m(1) || (o[2].kind == ptx::Operand::Kind::Immediate && o[2].imm >= 5));
+      return o.size() == 3 && (m(1) || (o[2].kind == ptx::Operand::Kind::Immediate && o[2].imm >= bits));
     case ptx::Opcode::And:
       return o.size() == 3 && (m(1) || m(2));
     default:
@@ -181,7 +184,7 @@ Shape written_shape(const ptx::Instruction& inst, const StatementAccess& s, cons
            lane_aligned_register(op, block);
   };
   auto uniform_multiple = [&](const ptx::Operand& op) {
-    return !per_lane_operand(op, shape, block) && multiple_of_32(op, aligned, block);
+    return !per_lane_operand(op, shape, block) && multiple_of(op, aligned, block);
   };
   if (!inst.guard && inst.operands.size() >= 2 && s.writes.size() == 1 && integer) {
     const auto& o = inst.operands;
@@ -247,24 +250,111 @@ RegisterSet reach_before(const KernelCfg& cfg, uint32_t from, uint32_t stop) {
   return seen;
 }
 
+// Registers every write of which is a multiple of 2^bits, to a fixed point from all of them.
+std::vector<uint8_t> registers_multiple_of(const ptx::Function& kernel, const FunctionAccess& access,
+                                           const BlockShape& block, unsigned bits, uint32_t regs) {
+  std::vector<uint8_t> aligned(regs, 1);
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < kernel.body.size(); ++i) {
+      if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+      const ptx::Instruction& inst = kernel.body[i].instruction;
+      const bool keeps = !inst.guard && writes_multiple_of(inst, aligned, block, bits);
+      for (uint32_t r : access.at(i).writes) {
+        if (aligned[r] && !keeps) {
+          aligned[r] = 0;
+          changed = true;
+        }
+      }
+    }
+  }
+  return aligned;
+}
+
+// In a block 16 threads wide (a warp is two rows), registers whose value in each half-warp
+// is a multiple of 16 (the same in the half's lanes) plus the lane's place in the half, as
+// %tid.x is: widened, such a value's lanes stay consecutive (they never wrap). Rules as
+// for LaneAligned, to a fixed point from every per-lane register no read mixes.
+std::vector<uint8_t> half_aligned_registers(const ptx::Function& kernel, const FunctionAccess& access,
+                                            const BlockShape& block, const WarpAnalysis& a, const RegisterSet& mixed) {
+  const std::vector<uint8_t> aligned16 = registers_multiple_of(kernel, access, block, 4, a.register_count);
+  std::vector<uint8_t> half(a.register_count, 0);
+  for (uint32_t r = 0; r < a.register_count; ++r) half[r] = per_lane(a.shape[r]) && !mixed.test(r);
+  auto is_half = [&](const ptx::Operand& op) {
+    if (op.kind == ptx::Operand::Kind::SpecialRegister)
+      return (op.sreg == ptx::SpecialRegister::Tid && op.component == 0) || lane_aligned_register(op, block);
+    return op.kind == ptx::Operand::Kind::Register && op.reg < half.size() && half[op.reg];
+  };
+  auto uniform_multiple = [&](const ptx::Operand& op) {
+    return !per_lane_operand(op, a.shape, block) && multiple_of(op, aligned16, block, 4);
+  };
+  auto keeps = [&](const ptx::Instruction& inst, const StatementAccess& s) {
+    const auto& o = inst.operands;
+    const bool integer = ptx::is_unsigned_int(inst.q.type) || ptx::is_signed_int(inst.q.type) || ptx::is_bits(inst.q.type);
+    if (inst.guard || s.writes.size() != 1 || !integer || inst.q.carry || inst.q.sat) return false;
+    switch (inst.opcode) {
+      case ptx::Opcode::Mov:
+        return o.size() == 2 && is_half(o[1]);
+      case ptx::Opcode::Cvt:  // widened (a half's values never cross 2^31 nor 2^32)
+        return o.size() == 2 && is_half(o[1]) && !ptx::is_float(inst.q.src_type) &&
+               ptx::bit_width(inst.q.type) >= ptx::bit_width(inst.q.src_type);
+      case ptx::Opcode::Add:
+        return o.size() == 3 && ((is_half(o[1]) && uniform_multiple(o[2])) || (uniform_multiple(o[1]) && is_half(o[2])));
+      case ptx::Opcode::Mad:
+        return o.size() == 4 && inst.q.mul_mode == ptx::MulMode::Lo && is_half(o[3]) &&
+               ((uniform_multiple(o[1]) && !per_lane_operand(o[2], a.shape, block)) ||
+                (uniform_multiple(o[2]) && !per_lane_operand(o[1], a.shape, block)));
+      default:
+        return false;
+    }
+  };
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t i = 0; i < kernel.body.size(); ++i) {
+      if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+      const StatementAccess& s = access.at(i);
+      const bool kept = keeps(kernel.body[i].instruction, s);
+      for (uint32_t r : s.writes) {
+        if (half[r] && !kept) {
+          half[r] = 0;
+          changed = true;
+        }
+      }
+    }
+  }
+  return half;
+}
+
 // Lane strides (WarpAnalysis::lane_stride), to a fixed point from "no write seen" for
 // every register: each write's stride from its operands' (a uniform operand's is 0, a
 // lane-aligned one's 1), and a register keeps one only if all its writes agree and no read
 // mixes lanes of different writes (`mixed`: the branch rule). The rules are exact in
 // modular arithmetic (add, sub, shl and mul by a constant); a widening product or convert is
 // exact only from a lane-aligned value, whose lanes never wrap (32 k + lane).
+//
+// `halves` (a block 16 threads wide): the same within each half-warp, lanes 0-15 and 16-31,
+// each with a base of its own (WarpAnalysis::half_stride); `half_aligned` is what
+// half_aligned_registers found.
 std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const FunctionAccess& access,
-                                       const BlockShape& block, const WarpAnalysis& a, const RegisterSet& mixed) {
+                                       const BlockShape& block, const WarpAnalysis& a, const RegisterSet& mixed,
+                                       bool halves = false, const std::vector<uint8_t>& half_aligned = {}) {
   constexpr int64_t kUnseen = INT64_MAX;
   std::vector<int64_t> stride(a.register_count, kUnseen);
   auto lane_aligned = [&](const ptx::Operand& op) {
-    return (op.kind == ptx::Operand::Kind::Register && op.reg < a.shape.size() && a.shape[op.reg] == Shape::LaneAligned) ||
-           lane_aligned_register(op, block);
+    if (op.kind == ptx::Operand::Kind::Register && op.reg < a.shape.size() && a.shape[op.reg] == Shape::LaneAligned)
+      return true;
+    if (halves && op.kind == ptx::Operand::Kind::Register && op.reg < half_aligned.size() && half_aligned[op.reg])
+      return true;
+    if (halves && op.kind == ptx::Operand::Kind::SpecialRegister && op.sreg == ptx::SpecialRegister::Tid)
+      return op.component == 0;
+    return lane_aligned_register(op, block);
   };
   // An operand's stride: kUnseen while a register's is not known yet.
   auto of = [&](const ptx::Operand& op) -> int64_t {
     if (op.kind == ptx::Operand::Kind::Immediate) return op.imm_is_float ? kNoLaneStride : 0;
     if (lane_aligned(op)) return 1;
+    // %tid.y and %tid.z of a block 16 wide: one row per half-warp.
+    if (halves && op.kind == ptx::Operand::Kind::SpecialRegister && op.sreg == ptx::SpecialRegister::Tid) return 0;
     if (op.kind == ptx::Operand::Kind::SpecialRegister)
       return special_register_varies(op.sreg, op.component, block) ? kNoLaneStride : 0;
     if (op.kind != ptx::Operand::Kind::Register || op.reg >= a.shape.size()) return kNoLaneStride;
@@ -300,7 +390,11 @@ std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const Functi
       case ptx::Opcode::Mov:
         return o.size() == 2 ? of(o[1]) : kNoLaneStride;
       case ptx::Opcode::Cvt:  // widening a lane-aligned value changes no lane's value
-        return o.size() == 2 && lane_aligned(o[1]) && ptx::is_unsigned_int(inst.q.src_type) ? 1 : kNoLaneStride;
+        // (a lane-aligned value's lanes cross neither 2^31 nor 2^32, whatever the signedness)
+        return o.size() == 2 && lane_aligned(o[1]) && !ptx::is_float(inst.q.src_type) &&
+                       ptx::bit_width(inst.q.type) >= ptx::bit_width(inst.q.src_type)
+                   ? 1
+                   : kNoLaneStride;
       case ptx::Opcode::Add:
         return o.size() == 3 ? combine(of(o[1]), of(o[2]), add) : kNoLaneStride;
       case ptx::Opcode::Sub:
@@ -449,23 +543,7 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
     return true;
   };
   auto make_varying = [&](uint32_t r) { return raise(r, Shape::Varying); };
-  // Registers every write of which is a multiple of 32 (for the LaneAligned rules), to a
-  // fixed point from all of them.
-  std::vector<uint8_t> aligned(regs, 1);
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t i = 0; i < kernel.body.size(); ++i) {
-      if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
-      const ptx::Instruction& inst = kernel.body[i].instruction;
-      const bool keeps = !inst.guard && writes_multiple_of_32(inst, aligned, block);
-      for (uint32_t r : access.at(i).writes) {
-        if (aligned[r] && !keeps) {
-          aligned[r] = 0;
-          changed = true;
-        }
-      }
-    }
-  }
+  const std::vector<uint8_t> aligned = registers_multiple_of(kernel, access, block, 5, regs);  // the LaneAligned rules
   // Registers whose running lanes may hold values from different writes (the branch rule).
   RegisterSet mixed(regs);
   for (bool changed = true; changed;) {
@@ -550,9 +628,14 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
     a.shape.assign(regs, Shape::Varying);
     for (uint32_t b = 0; b < block_count; ++b) a.varying_branch[b] = cfg.blocks[b].reachable && sides_differ(cfg.blocks[b]);
     a.lane_stride.assign(regs, kNoLaneStride);
+    a.half_stride.assign(regs, kNoLaneStride);
     return a;
   }
   a.lane_stride = find_lane_strides(kernel, access, block, a, mixed);
+  a.half_stride.assign(regs, kNoLaneStride);
+  if (block.x == 16)
+    a.half_stride =
+        find_lane_strides(kernel, access, block, a, mixed, true, half_aligned_registers(kernel, access, block, a, mixed));
   return a;
 }
 

@@ -80,6 +80,9 @@ struct WarpAnalysis {
   // kNoLaneStride. `i * 4 + p` with i = blockIdx.x * blockDim.x + threadIdx.x has stride 4:
   // a warp's `p[i]` is one vector access, proven without comparing addresses.
   std::vector<int64_t> lane_stride;
+  // The same for each half-warp (lanes 0-15, 16-31) on its own, in blocks 16 threads wide,
+  // where a warp is two rows: `tile[ty][tx]` and `p[y * n + x]` have half strides.
+  std::vector<int64_t> half_stride;
   std::vector<RegisterSet> live_in;      // per block: registers live where it starts
 };
 

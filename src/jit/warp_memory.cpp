@@ -197,10 +197,16 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       address.kind == ptx::Operand::Kind::Register                                    ? &address
       : address.kind == ptx::Operand::Kind::Address && address.elements.size() == 1 ? &address.elements[0]
                                                                                       : nullptr;
-  const bool strided = values.size() == 1 && address_register != nullptr &&
-                       address_register->kind == ptx::Operand::Kind::Register &&
-                       address_register->reg < a_.lane_stride.size() &&
-                       a_.lane_stride[address_register->reg] == static_cast<int64_t>(element_bytes);
+  auto stride_is = [&](const std::vector<int64_t>& strides, uint64_t bytes) {
+    return values.size() == 1 && address_register != nullptr && address_register->kind == ptx::Operand::Kind::Register &&
+           address_register->reg < strides.size() && strides[address_register->reg] == static_cast<int64_t>(bytes);
+  };
+  const bool strided = stride_is(a_.lane_stride, element_bytes);
+  // The same for each half of the warp in a block 16 threads wide (half_stride): two
+  // 16-lane accesses, each from its first active lane's address less its place in the half;
+  // a load whose half stride is 0 (`As[ty][k]` in a 16x16 tile) reads one element per half.
+  const bool half_strided = !strided && shape_.x == 16 && stride_is(a_.half_stride, element_bytes);
+  const bool half_broadcast = !strided && !store && shape_.x == 16 && stride_is(a_.half_stride, 0);
   auto page = [&](llvm::Value* address) { return b_.CreateLShr(address, b_.getInt64(12)); };
   // Whether `width` lanes from `base` on stay on the pages of the active ones among them
   // (`lanes`, the segment's bits of the mask from bit 0; none active is fine).
@@ -227,9 +233,6 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   };
   auto all_consecutive = [&](uint32_t width) {
     return b_.CreateICmpEQ(b_.CreateAnd(mask, mask_bits(b_.CreateICmpNE(integers, consecutive_addresses(width)))), c32(0));
-  };
-  auto lane_pointer = [&](uint32_t lane) {
-    return b_.CreateIntToPtr(b_.CreateExtractElement(integers, uint64_t{lane}), fl_.ptr_type());
   };
   std::vector<int> low_half, high_half, both_halves;  // lanes 0-15, 16-31, 0-31
   for (uint32_t l = 0; l < kLanes; ++l) {
@@ -259,8 +262,46 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     }
   }
   auto start = [&] { return b_.CreateIntToPtr(first, fl_.ptr_type()); };
+  // Where a consecutive lane segment of `width` lanes from `from` (the active ones among them:
+  // `lanes`, from bit 0) starts, and whether it may be accessed as one: its active lanes'
+  // addresses aligned, a 32-bit register's values not wrapping in it, its pages all right.
+  // (`step` 0: every lane of the segment at one address, which needs neither.)
+  auto segment_start = [&](uint32_t from, uint32_t width, llvm::Value* lanes,
+                           uint64_t step) -> std::pair<llvm::Value*, llvm::Value*> {
+    llvm::Value* none_active = b_.CreateICmpEQ(lanes, c32(0));
+    llvm::Value* place = b_.CreateSelect(none_active, c32(0), b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {lanes, b_.getTrue()}));
+    llvm::Value* lane = b_.CreateAdd(place, c32(from));
+    llvm::Value* before = b_.CreateMul(b_.CreateZExt(place, i64), b_.getInt64(step));
+    llvm::Value* begin = b_.CreateSub(b_.CreateExtractElement(integers, lane), before);
+    llvm::Value* ok = step != 0 ? pages_ok(begin, lanes, width) : b_.getTrue();
+    if (checks_alignment)
+      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(begin, b_.getInt64(access_bytes - 1)), b_.getInt64(0)));
+    if (step != 0 && register_width(address_register->reg) == 32) {
+      llvm::Value* own = b_.CreateZExt(b_.CreateExtractElement(vector_read(*address_register, ptx::Type::U32), lane), i64);
+      llvm::Value* last = b_.CreateAdd(own, b_.CreateSub(b_.getInt64((width - 1) * element_bytes), before));
+      ok = b_.CreateAnd(ok, b_.CreateICmpULE(last, b_.getInt64(0xffffffffu)));
+    }
+    return {begin, b_.CreateOr(none_active, ok)};
+  };
+  llvm::Value* half_begin[2] = {nullptr, nullptr};
   auto choose = [&](llvm::BasicBlock* full, llvm::BasicBlock* whole, llvm::BasicBlock* one, llvm::BasicBlock* halves,
-                    llvm::BasicBlock* scattered) {
+                    llvm::BasicBlock* scattered, llvm::BasicBlock* strided_halves) {
+    if (half_strided || half_broadcast) {
+      const uint64_t step = half_strided ? element_bytes : 0;
+      llvm::Value* low_lanes = b_.CreateAnd(mask, c32(0xffff));
+      llvm::Value* high_lanes = b_.CreateLShr(mask, c32(16));
+      auto [low, low_ok] = segment_start(0, kLanes / 2, low_lanes, step);
+      auto [high, high_ok] = segment_start(kLanes / 2, kLanes / 2, high_lanes, step);
+      half_begin[0] = low;
+      half_begin[1] = high;
+      if (half_broadcast) {  // a half with no active lane reads the other's element, not its stale address
+        half_begin[0] = b_.CreateSelect(b_.CreateICmpEQ(low_lanes, c32(0)), high, low);
+        half_begin[1] = b_.CreateSelect(b_.CreateICmpEQ(high_lanes, c32(0)), low, high);
+      }
+      llvm::BasicBlock* other = new_block("access.not_strided_halves");
+      b_.CreateCondBr(b_.CreateAnd(low_ok, high_ok), strided_halves, other);
+      b_.SetInsertPoint(other);
+    }
     llvm::Value* fast = strided ? consecutive_known : all_consecutive(kLanes);
     if (checks_alignment)
       fast = b_.CreateAnd(fast, b_.CreateICmpEQ(b_.CreateAnd(first, b_.getInt64(access_bytes - 1)), b_.getInt64(0)));
@@ -313,9 +354,22 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     llvm::BasicBlock* halves = new_block("access.halves");
     llvm::BasicBlock* scattered = new_block("access.scattered");
     llvm::BasicBlock* done = new_block("access.done");
+    llvm::BasicBlock* strided_halves = new_block("access.strided_halves");
     llvm::Value* low_mask = b_.CreateShuffleVector(mask_lanes, low_half);
     llvm::Value* high_mask = b_.CreateShuffleVector(mask_lanes, high_half);
-    choose(full, whole, one, halves, scattered);
+    // Lanes 0-15 at `low` on, 16-31 at `high` on (64-bit addresses): a load's value.
+    auto access_halves = [&](llvm::Value* low, llvm::Value* high) -> llvm::Value* {
+      llvm::Value* low_pointer = b_.CreateIntToPtr(low, fl_.ptr_type());
+      llvm::Value* high_pointer = b_.CreateIntToPtr(high, fl_.ptr_type());
+      if (store) {
+        b_.CreateMaskedStore(b_.CreateShuffleVector(v, low_half), low_pointer, align, low_mask);
+        b_.CreateMaskedStore(b_.CreateShuffleVector(v, high_half), high_pointer, align, high_mask);
+        return nullptr;
+      }
+      return b_.CreateShuffleVector(b_.CreateMaskedLoad(half_type, low_pointer, align, low_mask),
+                                    b_.CreateMaskedLoad(half_type, high_pointer, align, high_mask), both_halves);
+    };
+    choose(full, whole, one, halves, scattered, strided_halves);
     b_.SetInsertPoint(one);
     llvm::Value* only = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
     llvm::Value* only_pointer = b_.CreateIntToPtr(b_.CreateExtractElement(integers, only), fl_.ptr_type());
@@ -329,9 +383,15 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateMaskedStore(v, start(), align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(halves);
-      b_.CreateMaskedStore(b_.CreateShuffleVector(v, low_half), lane_pointer(0), align, low_mask);
-      b_.CreateMaskedStore(b_.CreateShuffleVector(v, high_half), lane_pointer(kLanes / 2), align, high_mask);
+      access_halves(b_.CreateExtractElement(integers, uint64_t{0}), b_.CreateExtractElement(integers, uint64_t{kLanes / 2}));
       b_.CreateBr(done);
+      b_.SetInsertPoint(strided_halves);
+      if (half_strided) {
+        access_halves(half_begin[0], half_begin[1]);
+        b_.CreateBr(done);
+      } else {
+        b_.CreateUnreachable();
+      }
       b_.SetInsertPoint(scattered);
       b_.CreateMaskedScatter(v, pointers, align, mask_lanes);
       b_.CreateBr(done);
@@ -347,20 +407,35 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       llvm::Value* vector_load = b_.CreateMaskedLoad(lanes_type, start(), align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(halves);
-      llvm::Value* low = b_.CreateMaskedLoad(half_type, lane_pointer(0), align, low_mask);
-      llvm::Value* high = b_.CreateMaskedLoad(half_type, lane_pointer(kLanes / 2), align, high_mask);
-      llvm::Value* halves_load = b_.CreateShuffleVector(low, high, both_halves);
+      llvm::Value* halves_load = access_halves(b_.CreateExtractElement(integers, uint64_t{0}),
+                                               b_.CreateExtractElement(integers, uint64_t{kLanes / 2}));
       b_.CreateBr(done);
+      b_.SetInsertPoint(strided_halves);
+      llvm::Value* strided_halves_load = nullptr;
+      if (half_strided || half_broadcast) {
+        if (half_broadcast) {
+        auto element_at = [&](llvm::Value* at) {
+          return b_.CreateVectorSplat(kLanes / 2, b_.CreateAlignedLoad(element, b_.CreateIntToPtr(at, fl_.ptr_type()), align));
+        };
+        strided_halves_load = b_.CreateShuffleVector(element_at(half_begin[0]), element_at(half_begin[1]), both_halves);
+      } else {
+        strided_halves_load = access_halves(half_begin[0], half_begin[1]);
+      }
+        b_.CreateBr(done);
+      } else {
+        b_.CreateUnreachable();
+      }
       b_.SetInsertPoint(scattered);
       llvm::Value* gathered = b_.CreateMaskedGather(lanes_type, pointers, align, mask_lanes);
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
-      llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 5);
+      llvm::PHINode* loaded = b_.CreatePHI(lanes_type, 6);
       loaded->addIncoming(one_load, one);
       loaded->addIncoming(full_load, full);
       loaded->addIncoming(vector_load, whole);
       loaded->addIncoming(halves_load, halves);
       loaded->addIncoming(gathered, scattered);
+      if (strided_halves_load != nullptr) loaded->addIncoming(strided_halves_load, strided_halves);
       write_loaded(0, loaded);
     }
   }

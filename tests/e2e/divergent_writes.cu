@@ -10,7 +10,9 @@
 //   - `if (i < n) y[i] = a * x[i] + y[i]` with n not a multiple of 32 (its addresses live
 //     only inside the branch), and the same with the branch's sides swapped;
 //   - consecutive global and shared accesses by lanes 5 to 28 only (lane 0 inactive: the
-//     vector access starts where lane 0's address would be).
+//     vector access starts where lane 0's address would be);
+//   - 16x16 blocks (a warp is two rows): each row's lanes consecutive, some lanes or a whole
+//     row inactive, one element read by a whole row (`tile[ty][0]`), a transposed read.
 #include <cstdio>
 #include <vector>
 
@@ -92,6 +94,18 @@ __global__ void middle_lanes(const unsigned* in, unsigned* out) {
     if (lane < 5) out[i] = staged[(tid + 8) % kThreads];
 }
 
+__global__ void tile_rows(const unsigned* in, unsigned* out, int n) {
+    __shared__ unsigned tile[16][17];
+    const int tx = threadIdx.x, ty = threadIdx.y;
+    const int x = blockIdx.x * 16 + tx, y = blockIdx.y * 16 + ty;
+    tile[ty][tx] = in[y * n + x];
+    __syncthreads();
+    unsigned v = 0;
+    if (tx >= 3 && ty % 3 != 1) v = tile[ty][tx - 3] * 7 + tile[ty][0];
+    if (ty % 4 == 2) v += tile[tx][ty];
+    out[y * n + x] = v + in[y * n + (n - 1 - x)];
+}
+
 static void print_words(const char* what, const unsigned* words, int count) {
     unsigned sum = 0;
     for (int i = 0; i < count; ++i) sum = sum * 31 + words[i];
@@ -158,6 +172,20 @@ int main() {
             cudaFree(dx);
             cudaFree(dy);
         }
+    }
+    {
+        constexpr int n = 64;
+        std::vector<unsigned> words(n * n);
+        for (size_t i = 0; i < words.size(); ++i) words[i] = static_cast<unsigned>(i * 40503u + 17);
+        unsigned *source = nullptr, *result = nullptr;
+        cudaMalloc(&source, words.size() * sizeof(unsigned));
+        cudaMalloc(&result, words.size() * sizeof(unsigned));
+        cudaMemcpy(source, words.data(), words.size() * sizeof(unsigned), cudaMemcpyHostToDevice);
+        tile_rows<<<dim3(n / 16, n / 16), dim3(16, 16)>>>(source, result, n);
+        cudaMemcpy(words.data(), result, words.size() * sizeof(unsigned), cudaMemcpyDeviceToHost);
+        print_words("16x16 tile rows", words.data(), n * n);
+        cudaFree(source);
+        cudaFree(result);
     }
     printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize()));
     return 0;
