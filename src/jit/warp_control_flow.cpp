@@ -123,10 +123,10 @@ void BlockFunctionBuilder::emit_block(uint32_t b) {
     emit_instruction(i);
     if (fl_.failed()) break;
   }
+  // The block's end too: a collective that ends it writes its results to the same lanes.
+  if (!fl_.failed()) emit_block_end(b);
   converged_ = false;
   emitting_ = false;
-  if (fl_.failed()) return;
-  emit_block_end(b);
 }
 
 void BlockFunctionBuilder::emit_block_end(uint32_t b) {
