@@ -43,7 +43,8 @@ void BlockFunctionBuilder::go_to(uint32_t target, llvm::Value* mask) {
   b_.CreateBr(dispatch_bb_);
 }
 
-// A varying branch: when both sides have lanes, both queue and the lower one runs first.
+// A varying branch: when both sides have lanes, the later one queues and the earlier one
+// goes on at once, unless lanes wait before it (go_to): the lowest waiting block runs first.
 void BlockFunctionBuilder::split(uint32_t taken, llvm::Value* taken_mask, uint32_t other, llvm::Value* other_mask) {
   llvm::BasicBlock* only_taken = new_block("split.taken");
   llvm::BasicBlock* not_only_taken = new_block("split.not_taken");
@@ -57,9 +58,15 @@ void BlockFunctionBuilder::split(uint32_t taken, llvm::Value* taken_mask, uint32
   b_.SetInsertPoint(only_other);
   go_to(other, other_mask);
   b_.SetInsertPoint(both);
-  add_pending(taken, taken_mask);
-  add_pending(other, other_mask);
-  b_.CreateBr(dispatch_bb_);
+  if (queue_slot_[taken] == kNone || queue_slot_[other] == kNone) {  // not a varying branch's sides
+    add_pending(taken, taken_mask);
+    add_pending(other, other_mask);
+    b_.CreateBr(dispatch_bb_);
+    return;
+  }
+  const bool taken_first = queue_slot_[taken] < queue_slot_[other];
+  add_pending(taken_first ? other : taken, taken_first ? other_mask : taken_mask);
+  go_to(taken_first ? taken : other, taken_first ? taken_mask : other_mask);
 }
 
 // At a spin loop's back-edge to `target`: once the run's budget is spent, the lanes taking
