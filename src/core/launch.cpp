@@ -85,9 +85,8 @@ void PreparedLaunch::run() const {
   exec::LaunchShape shape = shape_;
   shape.priority = running_stream_priority();
   shape.gridid = running_graph_node_gridid();  // 0 outside a graph: the executor draws one
-  const void* params = large_params_.empty() ? inline_params_.data() : large_params_.data();
-  auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape, params)
-                          : executor.run_grid(info_, shape, params);
+  auto ran = cooperative_ ? executor.run_cooperative_grid(info_, shape, param_slots())
+                          : executor.run_grid(info_, shape, param_slots());
   if (!ran) {
     // A fault inside the kernel: the context is broken from now on, as on the GPU, and
     // the next synchronising call reports it (kernel faults are asynchronous).

@@ -32,9 +32,7 @@ struct LaunchRequest {
 class PreparedLaunch {
  public:
   PreparedLaunch(const jit::KernelInfo& info, const LaunchRequest& request);
-  uint8_t* params() {
-    return reinterpret_cast<uint8_t*>(large_params_.empty() ? inline_params_.data() : large_params_.data());
-  }
+  uint8_t* params() { return reinterpret_cast<uint8_t*>(const_cast<std::max_align_t*>(param_slots())); }
   // The cluster shape resolve_cluster_dims chose; `explicit_cluster`: the launch or the
   // kernel named it (the executor then takes this shape as it is).
   void set_cluster(const exec::Dim3& dims, bool explicit_cluster) {
@@ -54,6 +52,9 @@ class PreparedLaunch {
   static constexpr std::size_t kInlineParamSlots = 16;
   std::array<std::max_align_t, kInlineParamSlots> inline_params_;
   std::vector<std::max_align_t> large_params_;  // when the parameters take more than that
+  const std::max_align_t* param_slots() const {
+    return large_params_.empty() ? inline_params_.data() : large_params_.data();
+  }
 };
 
 // Checks a launch and copies its arguments. A configuration error leaves the device as it was.

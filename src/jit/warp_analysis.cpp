@@ -250,25 +250,35 @@ RegisterSet reach_before(const KernelCfg& cfg, uint32_t from, uint32_t stop) {
   return seen;
 }
 
-// Registers every write of which is a multiple of 2^bits, to a fixed point from all of them.
-std::vector<uint8_t> registers_multiple_of(const ptx::Function& kernel, const FunctionAccess& access,
-                                           const BlockShape& block, unsigned bits, uint32_t regs) {
-  std::vector<uint8_t> aligned(regs, 1);
+// Narrows `set` (per register) to a fixed point: a register stays only if every
+// instruction that writes it `keeps(instruction, its access)` the property, given the set.
+std::vector<uint8_t> registers_every_write_keeps(const ptx::Function& kernel, const FunctionAccess& access,
+                                                 std::vector<uint8_t> set, const auto& keeps) {
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < kernel.body.size(); ++i) {
       if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
-      const ptx::Instruction& inst = kernel.body[i].instruction;
-      const bool keeps = !inst.guard && writes_multiple_of(inst, aligned, block, bits);
-      for (uint32_t r : access.at(i).writes) {
-        if (aligned[r] && !keeps) {
-          aligned[r] = 0;
+      const StatementAccess& s = access.at(i);
+      const bool kept = keeps(kernel.body[i].instruction, s, set);
+      for (uint32_t r : s.writes) {
+        if (set[r] && !kept) {
+          set[r] = 0;
           changed = true;
         }
       }
     }
   }
-  return aligned;
+  return set;
+}
+
+// Registers every write of which is a multiple of 2^bits, to a fixed point from all of them.
+std::vector<uint8_t> registers_multiple_of(const ptx::Function& kernel, const FunctionAccess& access,
+                                           const BlockShape& block, unsigned bits, uint32_t regs) {
+  return registers_every_write_keeps(
+      kernel, access, std::vector<uint8_t>(regs, 1),
+      [&](const ptx::Instruction& inst, const StatementAccess&, const std::vector<uint8_t>& aligned) {
+        return !inst.guard && writes_multiple_of(inst, aligned, block, bits);
+      });
 }
 
 // In a block 16 threads wide (a warp is two rows), registers whose value in each half-warp
@@ -278,17 +288,17 @@ std::vector<uint8_t> registers_multiple_of(const ptx::Function& kernel, const Fu
 std::vector<uint8_t> half_aligned_registers(const ptx::Function& kernel, const FunctionAccess& access,
                                             const BlockShape& block, const WarpAnalysis& a, const RegisterSet& mixed) {
   const std::vector<uint8_t> aligned16 = registers_multiple_of(kernel, access, block, 4, a.register_count);
-  std::vector<uint8_t> half(a.register_count, 0);
-  for (uint32_t r = 0; r < a.register_count; ++r) half[r] = per_lane(a.shape[r]) && !mixed.test(r);
-  auto is_half = [&](const ptx::Operand& op) {
-    if (op.kind == ptx::Operand::Kind::SpecialRegister)
-      return (op.sreg == ptx::SpecialRegister::Tid && op.component == 0) || lane_aligned_register(op, block);
-    return op.kind == ptx::Operand::Kind::Register && op.reg < half.size() && half[op.reg];
-  };
+  std::vector<uint8_t> candidates(a.register_count, 0);
+  for (uint32_t r = 0; r < a.register_count; ++r) candidates[r] = per_lane(a.shape[r]) && !mixed.test(r);
   auto uniform_multiple = [&](const ptx::Operand& op) {
     return !per_lane_operand(op, a.shape, block) && multiple_of(op, aligned16, block, 4);
   };
-  auto keeps = [&](const ptx::Instruction& inst, const StatementAccess& s) {
+  auto keeps = [&](const ptx::Instruction& inst, const StatementAccess& s, const std::vector<uint8_t>& half) {
+    auto is_half = [&](const ptx::Operand& op) {
+      if (op.kind == ptx::Operand::Kind::SpecialRegister)
+        return (op.sreg == ptx::SpecialRegister::Tid && op.component == 0) || lane_aligned_register(op, block);
+      return op.kind == ptx::Operand::Kind::Register && op.reg < half.size() && half[op.reg];
+    };
     const auto& o = inst.operands;
     const bool integer = ptx::is_unsigned_int(inst.q.type) || ptx::is_signed_int(inst.q.type) || ptx::is_bits(inst.q.type);
     if (inst.guard || s.writes.size() != 1 || !integer || inst.q.carry || inst.q.sat) return false;
@@ -308,21 +318,7 @@ std::vector<uint8_t> half_aligned_registers(const ptx::Function& kernel, const F
         return false;
     }
   };
-  for (bool changed = true; changed;) {
-    changed = false;
-    for (uint32_t i = 0; i < kernel.body.size(); ++i) {
-      if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
-      const StatementAccess& s = access.at(i);
-      const bool kept = keeps(kernel.body[i].instruction, s);
-      for (uint32_t r : s.writes) {
-        if (half[r] && !kept) {
-          half[r] = 0;
-          changed = true;
-        }
-      }
-    }
-  }
-  return half;
+  return registers_every_write_keeps(kernel, access, std::move(candidates), keeps);
 }
 
 // Lane strides (WarpAnalysis::lane_stride), to a fixed point from "no write seen" for

@@ -291,24 +291,19 @@ void BlockFunctionBuilder::emit_collective(uint32_t b, const ptx::Instruction& i
     llvm::BasicBlock* together = new_block("collective.together");
     b_.CreateCondBr(b_.CreateICmpEQ(members, mask), together, meet);
     b_.SetInsertPoint(together);
-    if (emit_collective_together(inst, c, mask)) {
-      go_to(next, mask);
-      b_.SetInsertPoint(meet);
-      if (park_point_[b] == kNone)
-        return unsupported("internal error: a collective of converged code that not all of the warp's live lanes reached");
-      return emit_collective_meeting(b, inst, c, values, arguments, mask);
+    if (!emit_collective_together(inst, c, mask)) {
+      llvm::Type* array = llvm::ArrayType::get(i64, kLanes);
+      llvm::AllocaInst* value_buffer = fl_.entry_alloca(array, 64, "offers.values");
+      llvm::AllocaInst* argument_buffer = fl_.entry_alloca(array, 64, "offers.arguments");
+      llvm::AllocaInst* result_buffer = fl_.entry_alloca(array, 64, "results");
+      if (values != nullptr) b_.CreateAlignedStore(values, value_buffer, llvm::Align(64));
+      if (arguments != nullptr) b_.CreateAlignedStore(arguments, argument_buffer, llvm::Align(64));
+      llvm::Type* params[] = {i32(), i32(), i32(), fl_.ptr_type(), fl_.ptr_type(), fl_.ptr_type()};
+      b_.CreateCall(runtime(kWarpCombine, b_.getVoidTy(), params),
+                    {c32(static_cast<uint32_t>(c.kind)), c32(c.operation), members, value_buffer, argument_buffer,
+                     result_buffer});
+      write_collective_results(inst, b_.CreateAlignedLoad(lanes64, result_buffer, llvm::Align(64)), mask);
     }
-    llvm::Type* array = llvm::ArrayType::get(i64, kLanes);
-    llvm::AllocaInst* value_buffer = fl_.entry_alloca(array, 64, "offers.values");
-    llvm::AllocaInst* argument_buffer = fl_.entry_alloca(array, 64, "offers.arguments");
-    llvm::AllocaInst* result_buffer = fl_.entry_alloca(array, 64, "results");
-    if (values != nullptr) b_.CreateAlignedStore(values, value_buffer, llvm::Align(64));
-    if (arguments != nullptr) b_.CreateAlignedStore(arguments, argument_buffer, llvm::Align(64));
-    llvm::Type* params[] = {i32(), i32(), i32(), fl_.ptr_type(), fl_.ptr_type(), fl_.ptr_type()};
-    b_.CreateCall(runtime(kWarpCombine, b_.getVoidTy(), params),
-                  {c32(static_cast<uint32_t>(c.kind)), c32(c.operation), members, value_buffer, argument_buffer,
-                   result_buffer});
-    write_collective_results(inst, b_.CreateAlignedLoad(lanes64, result_buffer, llvm::Align(64)), mask);
     go_to(next, mask);
   } else {
     b_.CreateBr(meet);

@@ -13,6 +13,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
+#include <tuple>
+
 #include "jit/block_function_builder.h"
 
 namespace cucpu::jit::block_function {
@@ -246,41 +248,36 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // lanes' own pages. Otherwise (and for any misaligned lane, which the general path names)
   // every lane's alignment, then one lane's scalar access, whole (masked), halves or
   // scattered.
+  // Where a segment of `width` lanes from `from` whose lanes are `step` bytes apart starts (the
+  // first active lane's address less its place; `lanes`: the segment's active lanes, from bit
+  // 0, at least one), and whether its 32-bit register's values do not wrap in it.
+  auto segment_base = [&](uint32_t from, uint32_t width, llvm::Value* lanes,
+                          uint64_t step) -> std::pair<llvm::Value*, llvm::Value*> {
+    llvm::Value* place = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {lanes, b_.getTrue()});
+    llvm::Value* lane = b_.CreateAdd(place, c32(from));
+    llvm::Value* before = b_.CreateMul(b_.CreateZExt(place, i64), b_.getInt64(step));
+    llvm::Value* begin = b_.CreateSub(b_.CreateExtractElement(integers, lane), before);
+    if (step == 0 || register_width(address_register->reg) != 32) return {begin, b_.getTrue()};
+    llvm::Value* own = b_.CreateZExt(b_.CreateExtractElement(vector_read(*address_register, ptx::Type::U32), lane), i64);
+    llvm::Value* last = b_.CreateAdd(own, b_.CreateSub(b_.getInt64((width - 1) * step), before));
+    return {begin, b_.CreateICmpULE(last, b_.getInt64(0xffffffffu))};
+  };
   // Where a consecutive access starts (lane 0's address, which an inactive lane 0 holds only
   // when its register's stride says so), and whether the lanes are consecutive.
   llvm::Value* first = b_.CreateExtractElement(integers, uint64_t{0});
   llvm::Value* consecutive_known = nullptr;
-  if (strided) {
-    llvm::Value* lowest = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
-    llvm::Value* before = b_.CreateMul(b_.CreateZExt(lowest, i64), b_.getInt64(element_bytes));
-    first = b_.CreateSub(b_.CreateExtractElement(integers, lowest), before);
-    consecutive_known = b_.getTrue();
-    if (register_width(address_register->reg) == 32) {
-      llvm::Value* own = b_.CreateZExt(b_.CreateExtractElement(vector_read(*address_register, ptx::Type::U32), lowest), i64);
-      llvm::Value* last = b_.CreateAdd(own, b_.CreateSub(b_.getInt64(31 * element_bytes), before));
-      consecutive_known = b_.CreateICmpULE(last, b_.getInt64(0xffffffffu));
-    }
-  }
+  if (strided) std::tie(first, consecutive_known) = segment_base(0, kLanes, mask, element_bytes);
   auto start = [&] { return b_.CreateIntToPtr(first, fl_.ptr_type()); };
-  // Where a consecutive lane segment of `width` lanes from `from` (the active ones among them:
-  // `lanes`, from bit 0) starts, and whether it may be accessed as one: its active lanes'
-  // addresses aligned, a 32-bit register's values not wrapping in it, its pages all right.
-  // (`step` 0: every lane of the segment at one address, which needs neither.)
+  // The same for a half of the warp, and whether it may be accessed as one: its active lanes'
+  // addresses aligned, its pages all right (`step` 0: one address, no pages to check); a
+  // half with no active lane may.
   auto segment_start = [&](uint32_t from, uint32_t width, llvm::Value* lanes,
                            uint64_t step) -> std::pair<llvm::Value*, llvm::Value*> {
     llvm::Value* none_active = b_.CreateICmpEQ(lanes, c32(0));
-    llvm::Value* place = b_.CreateSelect(none_active, c32(0), b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {lanes, b_.getTrue()}));
-    llvm::Value* lane = b_.CreateAdd(place, c32(from));
-    llvm::Value* before = b_.CreateMul(b_.CreateZExt(place, i64), b_.getInt64(step));
-    llvm::Value* begin = b_.CreateSub(b_.CreateExtractElement(integers, lane), before);
-    llvm::Value* ok = step != 0 ? pages_ok(begin, lanes, width) : b_.getTrue();
+    auto [begin, ok] = segment_base(from, width, b_.CreateSelect(none_active, c32(1), lanes), step);
+    if (step != 0) ok = b_.CreateAnd(ok, pages_ok(begin, lanes, width));
     if (checks_alignment)
       ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(begin, b_.getInt64(access_bytes - 1)), b_.getInt64(0)));
-    if (step != 0 && register_width(address_register->reg) == 32) {
-      llvm::Value* own = b_.CreateZExt(b_.CreateExtractElement(vector_read(*address_register, ptx::Type::U32), lane), i64);
-      llvm::Value* last = b_.CreateAdd(own, b_.CreateSub(b_.getInt64((width - 1) * element_bytes), before));
-      ok = b_.CreateAnd(ok, b_.CreateICmpULE(last, b_.getInt64(0xffffffffu)));
-    }
     return {begin, b_.CreateOr(none_active, ok)};
   };
   llvm::Value* half_begin[2] = {nullptr, nullptr};
