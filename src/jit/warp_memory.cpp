@@ -20,6 +20,10 @@
 namespace cucpu::jit::block_function {
 namespace {
 
+// How far ahead of a warp's streaming global access its data is prefetched: two blocks of
+// 256 threads reading a float each (1024 and 2048 both gained; 4096 did not).
+constexpr uint64_t kPrefetchAhead = 2048;
+
 bool loads_or_stores_lane_wise(const ptx::Instruction& inst) {
   if (inst.opcode != ptx::Opcode::Ld && inst.opcode != ptx::Opcode::Ldu && inst.opcode != ptx::Opcode::St) return false;
   if (inst.operands.size() != 2) return false;
@@ -268,6 +272,17 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   llvm::Value* consecutive_known = nullptr;
   if (strided) std::tie(first, consecutive_known) = segment_base(0, kLanes, mask, element_bytes);
   auto start = [&] { return b_.CreateIntToPtr(first, fl_.ptr_type()); };
+  // A whole warp's access to consecutive global memory from a thread-indexed address is, in
+  // nearly every kernel, a stream that the blocks a worker runs one after another go on with:
+  // the access hints the cache at the data kPrefetchAhead bytes on (a hint: no fault, no
+  // change in results). The host's prefetchers alone left saxpy's loads waiting: saxpy 2^25
+  // went from 18.3 to 15.0 ms with it (median of 5 alternating runs, 2-core KVM machine).
+  auto prefetch_ahead = [&] {
+    if (!strided || (space != ptx::StateSpace::Global && space != ptx::StateSpace::Generic)) return;
+    llvm::Value* ahead = b_.CreateIntToPtr(b_.CreateAdd(first, b_.getInt64(kPrefetchAhead)), fl_.ptr_type());
+    b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {fl_.ptr_type()},
+                       {ahead, c32(store ? 1 : 0), c32(3), c32(1)});  // write or read, keep in all caches, data
+  };
   // The same for a half of the warp, and whether it may be accessed as one: its active lanes'
   // addresses aligned, its pages all right (`step` 0: one address, no pages to check); a
   // half with no active lane may.
@@ -374,6 +389,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateAlignedStore(b_.CreateExtractElement(v, only), only_pointer, align);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
+      prefetch_ahead();
       b_.CreateAlignedStore(v, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
@@ -398,6 +414,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                                                      b_.CreateAlignedLoad(element, only_pointer, align), only);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
+      prefetch_ahead();
       llvm::Value* full_load = b_.CreateAlignedLoad(lanes_type, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
@@ -411,13 +428,15 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       llvm::Value* strided_halves_load = nullptr;
       if (half_strided || half_broadcast) {
         if (half_broadcast) {
-        auto element_at = [&](llvm::Value* at) {
-          return b_.CreateVectorSplat(kLanes / 2, b_.CreateAlignedLoad(element, b_.CreateIntToPtr(at, fl_.ptr_type()), align));
-        };
-        strided_halves_load = b_.CreateShuffleVector(element_at(half_begin[0]), element_at(half_begin[1]), both_halves);
-      } else {
-        strided_halves_load = access_halves(half_begin[0], half_begin[1]);
-      }
+          auto element_at = [&](llvm::Value* at) {
+            return b_.CreateVectorSplat(kLanes / 2,
+                                        b_.CreateAlignedLoad(element, b_.CreateIntToPtr(at, fl_.ptr_type()), align));
+          };
+          strided_halves_load =
+              b_.CreateShuffleVector(element_at(half_begin[0]), element_at(half_begin[1]), both_halves);
+        } else {
+          strided_halves_load = access_halves(half_begin[0], half_begin[1]);
+        }
         b_.CreateBr(done);
       } else {
         b_.CreateUnreachable();
