@@ -286,13 +286,17 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // The same for a half of the warp, and whether it may be accessed as one: its active lanes'
   // addresses aligned, its pages all right (`step` 0: one address, no pages to check); a
   // half with no active lane may.
+  // Whether an address is aligned for the access (where the GPU requires it).
+  auto aligned = [&](llvm::Value* address) -> llvm::Value* {
+    if (!checks_alignment) return b_.getTrue();
+    return b_.CreateICmpEQ(b_.CreateAnd(address, b_.getInt64(access_bytes - 1)), b_.getInt64(0));
+  };
   auto segment_start = [&](uint32_t from, uint32_t width, llvm::Value* lanes,
                            uint64_t step) -> std::pair<llvm::Value*, llvm::Value*> {
     llvm::Value* none_active = b_.CreateICmpEQ(lanes, c32(0));
     auto [begin, ok] = segment_base(from, width, b_.CreateSelect(none_active, c32(1), lanes), step);
     if (step != 0) ok = b_.CreateAnd(ok, pages_ok(begin, lanes, width));
-    if (checks_alignment)
-      ok = b_.CreateAnd(ok, b_.CreateICmpEQ(b_.CreateAnd(begin, b_.getInt64(access_bytes - 1)), b_.getInt64(0)));
+    ok = b_.CreateAnd(ok, aligned(begin));
     return {begin, b_.CreateOr(none_active, ok)};
   };
   llvm::Value* half_begin[2] = {nullptr, nullptr};
@@ -300,23 +304,47 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                     llvm::BasicBlock* scattered, llvm::BasicBlock* strided_halves) {
     if (half_strided || half_broadcast) {
       const uint64_t step = half_strided ? element_bytes : 0;
+      // Every lane active, the common case: each half starts at its first lane's address
+      // and touches only its lanes' own pages. Else from each half's first active lane.
+      llvm::BasicBlock* every_lane = new_block("access.halves_every_lane");
+      llvm::BasicBlock* some_lanes = new_block("access.halves_some_lanes");
+      llvm::BasicBlock* decided = new_block("access.halves_decided");
+      b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(kNone)), every_lane, some_lanes);
+      b_.SetInsertPoint(every_lane);
+      llvm::Value* every_begin[2];
+      llvm::Value* every_ok = b_.getTrue();
+      for (uint32_t half = 0; half < 2; ++half) {
+        auto [begin, ok] = segment_base(half * kLanes / 2, kLanes / 2, c32(1), step);
+        every_begin[half] = begin;
+        every_ok = b_.CreateAnd(every_ok, b_.CreateAnd(ok, aligned(begin)));
+      }
+      b_.CreateBr(decided);
+      b_.SetInsertPoint(some_lanes);
       llvm::Value* low_lanes = b_.CreateAnd(mask, c32(0xffff));
       llvm::Value* high_lanes = b_.CreateLShr(mask, c32(16));
       auto [low, low_ok] = segment_start(0, kLanes / 2, low_lanes, step);
       auto [high, high_ok] = segment_start(kLanes / 2, kLanes / 2, high_lanes, step);
-      half_begin[0] = low;
-      half_begin[1] = high;
+      llvm::Value* some_begin[2] = {low, high};
       if (half_broadcast) {  // a half with no active lane reads the other's element, not its stale address
-        half_begin[0] = b_.CreateSelect(b_.CreateICmpEQ(low_lanes, c32(0)), high, low);
-        half_begin[1] = b_.CreateSelect(b_.CreateICmpEQ(high_lanes, c32(0)), low, high);
+        some_begin[0] = b_.CreateSelect(b_.CreateICmpEQ(low_lanes, c32(0)), high, low);
+        some_begin[1] = b_.CreateSelect(b_.CreateICmpEQ(high_lanes, c32(0)), low, high);
       }
+      llvm::Value* some_ok = b_.CreateAnd(low_ok, high_ok);
+      b_.CreateBr(decided);
+      b_.SetInsertPoint(decided);
+      auto merged = [&](llvm::Value* every, llvm::Value* some) {
+        llvm::PHINode* phi = b_.CreatePHI(every->getType(), 2);
+        phi->addIncoming(every, every_lane);
+        phi->addIncoming(some, some_lanes);
+        return phi;
+      };
+      half_begin[0] = merged(every_begin[0], some_begin[0]);
+      half_begin[1] = merged(every_begin[1], some_begin[1]);
       llvm::BasicBlock* other = new_block("access.not_strided_halves");
-      b_.CreateCondBr(b_.CreateAnd(low_ok, high_ok), strided_halves, other);
+      b_.CreateCondBr(merged(every_ok, some_ok), strided_halves, other);
       b_.SetInsertPoint(other);
     }
-    llvm::Value* fast = strided ? consecutive_known : all_consecutive(kLanes);
-    if (checks_alignment)
-      fast = b_.CreateAnd(fast, b_.CreateICmpEQ(b_.CreateAnd(first, b_.getInt64(access_bytes - 1)), b_.getInt64(0)));
+    llvm::Value* fast = b_.CreateAnd(strided ? consecutive_known : all_consecutive(kLanes), aligned(first));
     llvm::BasicBlock* consecutive = new_block("access.consecutive_aligned");
     llvm::BasicBlock* general = new_block("access.general");
     b_.CreateCondBr(fast, consecutive, general);
