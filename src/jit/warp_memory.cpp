@@ -270,7 +270,42 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // when its register's stride says so), and whether the lanes are consecutive.
   llvm::Value* first = b_.CreateExtractElement(integers, uint64_t{0});
   llvm::Value* consecutive_known = nullptr;
-  if (strided) std::tie(first, consecutive_known) = segment_base(0, kLanes, mask, element_bytes);
+  // Values found one way when every lane is active, the common case, and another way
+  // otherwise, merged: with every lane active the first active lane is lane 0, whose address
+  // needs no search (finding it is a variable extract, which stores the address vector to
+  // the stack).
+  auto by_mask = [&](auto every, auto some) {
+    llvm::BasicBlock* every_lane = new_block("access.every_lane");
+    llvm::BasicBlock* some_lanes = new_block("access.some_lanes");
+    llvm::BasicBlock* decided = new_block("access.decided");
+    b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(kNone)), every_lane, some_lanes);
+    b_.SetInsertPoint(every_lane);
+    const std::vector<llvm::Value*> every_values = every();
+    llvm::BasicBlock* every_end = b_.GetInsertBlock();
+    b_.CreateBr(decided);
+    b_.SetInsertPoint(some_lanes);
+    const std::vector<llvm::Value*> some_values = some();
+    llvm::BasicBlock* some_end = b_.GetInsertBlock();
+    b_.CreateBr(decided);
+    b_.SetInsertPoint(decided);
+    std::vector<llvm::Value*> merged;
+    for (size_t i = 0; i < every_values.size(); ++i) {
+      llvm::PHINode* phi = b_.CreatePHI(every_values[i]->getType(), 2);
+      phi->addIncoming(every_values[i], every_end);
+      phi->addIncoming(some_values[i], some_end);
+      merged.push_back(phi);
+    }
+    return merged;
+  };
+  if (strided) {
+    auto start_of = [&](llvm::Value* lanes) {
+      auto [begin, known] = segment_base(0, kLanes, lanes, element_bytes);
+      return std::vector<llvm::Value*>{begin, known};
+    };
+    const auto found = by_mask([&] { return start_of(c32(1)); }, [&] { return start_of(mask); });
+    first = found[0];
+    consecutive_known = found[1];
+  }
   auto start = [&] { return b_.CreateIntToPtr(first, fl_.ptr_type()); };
   // A whole warp's access to consecutive global memory from a thread-indexed address is, in
   // nearly every kernel, a stream that the blocks a worker runs one after another go on with:
@@ -283,14 +318,14 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {fl_.ptr_type()},
                        {ahead, c32(store ? 1 : 0), c32(3), c32(1)});  // write or read, keep in all caches, data
   };
-  // The same for a half of the warp, and whether it may be accessed as one: its active lanes'
-  // addresses aligned, its pages all right (`step` 0: one address, no pages to check); a
-  // half with no active lane may.
   // Whether an address is aligned for the access (where the GPU requires it).
   auto aligned = [&](llvm::Value* address) -> llvm::Value* {
     if (!checks_alignment) return b_.getTrue();
     return b_.CreateICmpEQ(b_.CreateAnd(address, b_.getInt64(access_bytes - 1)), b_.getInt64(0));
   };
+  // The same for a half of the warp, and whether it may be accessed as one: its active lanes'
+  // addresses aligned, its pages all right (`step` 0: one address, no pages to check); a
+  // half with no active lane may.
   auto segment_start = [&](uint32_t from, uint32_t width, llvm::Value* lanes,
                            uint64_t step) -> std::pair<llvm::Value*, llvm::Value*> {
     llvm::Value* none_active = b_.CreateICmpEQ(lanes, c32(0));
@@ -304,44 +339,36 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                     llvm::BasicBlock* scattered, llvm::BasicBlock* strided_halves) {
     if (half_strided || half_broadcast) {
       const uint64_t step = half_strided ? element_bytes : 0;
-      // Every lane active, the common case: each half starts at its first lane's address
-      // and touches only its lanes' own pages. Else from each half's first active lane.
-      llvm::BasicBlock* every_lane = new_block("access.halves_every_lane");
-      llvm::BasicBlock* some_lanes = new_block("access.halves_some_lanes");
-      llvm::BasicBlock* decided = new_block("access.halves_decided");
-      b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(kNone)), every_lane, some_lanes);
-      b_.SetInsertPoint(every_lane);
-      llvm::Value* every_begin[2];
-      llvm::Value* every_ok = b_.getTrue();
-      for (uint32_t half = 0; half < 2; ++half) {
-        auto [begin, ok] = segment_base(half * kLanes / 2, kLanes / 2, c32(1), step);
-        every_begin[half] = begin;
-        every_ok = b_.CreateAnd(every_ok, b_.CreateAnd(ok, aligned(begin)));
-      }
-      b_.CreateBr(decided);
-      b_.SetInsertPoint(some_lanes);
-      llvm::Value* low_lanes = b_.CreateAnd(mask, c32(0xffff));
-      llvm::Value* high_lanes = b_.CreateLShr(mask, c32(16));
-      auto [low, low_ok] = segment_start(0, kLanes / 2, low_lanes, step);
-      auto [high, high_ok] = segment_start(kLanes / 2, kLanes / 2, high_lanes, step);
-      llvm::Value* some_begin[2] = {low, high};
-      if (half_broadcast) {  // a half with no active lane reads the other's element, not its stale address
-        some_begin[0] = b_.CreateSelect(b_.CreateICmpEQ(low_lanes, c32(0)), high, low);
-        some_begin[1] = b_.CreateSelect(b_.CreateICmpEQ(high_lanes, c32(0)), low, high);
-      }
-      llvm::Value* some_ok = b_.CreateAnd(low_ok, high_ok);
-      b_.CreateBr(decided);
-      b_.SetInsertPoint(decided);
-      auto merged = [&](llvm::Value* every, llvm::Value* some) {
-        llvm::PHINode* phi = b_.CreatePHI(every->getType(), 2);
-        phi->addIncoming(every, every_lane);
-        phi->addIncoming(some, some_lanes);
-        return phi;
-      };
-      half_begin[0] = merged(every_begin[0], some_begin[0]);
-      half_begin[1] = merged(every_begin[1], some_begin[1]);
+      // Every lane active: each half starts at its first lane's address and touches only
+      // its lanes' own pages. Else from each half's first active lane.
+      const auto found = by_mask(
+          [&] {
+            std::vector<llvm::Value*> values;
+            llvm::Value* ok = b_.getTrue();
+            for (uint32_t half = 0; half < 2; ++half) {
+              auto [begin, no_wrap] = segment_base(half * kLanes / 2, kLanes / 2, c32(1), step);
+              values.push_back(begin);
+              ok = b_.CreateAnd(ok, b_.CreateAnd(no_wrap, aligned(begin)));
+            }
+            values.push_back(ok);
+            return values;
+          },
+          [&] {
+            llvm::Value* low_lanes = b_.CreateAnd(mask, c32(0xffff));
+            llvm::Value* high_lanes = b_.CreateLShr(mask, c32(16));
+            auto [low, low_ok] = segment_start(0, kLanes / 2, low_lanes, step);
+            auto [high, high_ok] = segment_start(kLanes / 2, kLanes / 2, high_lanes, step);
+            if (half_broadcast) {  // a half with no active lane reads the other's element, not its stale address
+              return std::vector<llvm::Value*>{b_.CreateSelect(b_.CreateICmpEQ(low_lanes, c32(0)), high, low),
+                                               b_.CreateSelect(b_.CreateICmpEQ(high_lanes, c32(0)), low, high),
+                                               b_.CreateAnd(low_ok, high_ok)};
+            }
+            return std::vector<llvm::Value*>{low, high, b_.CreateAnd(low_ok, high_ok)};
+          });
+      half_begin[0] = found[0];
+      half_begin[1] = found[1];
       llvm::BasicBlock* other = new_block("access.not_strided_halves");
-      b_.CreateCondBr(merged(every_ok, some_ok), strided_halves, other);
+      b_.CreateCondBr(found[2], strided_halves, other);
       b_.SetInsertPoint(other);
     }
     llvm::Value* fast = b_.CreateAnd(strided ? consecutive_known : all_consecutive(kLanes), aligned(first));
