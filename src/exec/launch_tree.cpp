@@ -175,7 +175,7 @@ void release(TreeGrid* grid, std::optional<Error> error) {
       std::lock_guard guard(grid->mutex_);
       if (!grid->tails_.empty()) {
         tail = grid->tails_.front();
-        grid->tails_.pop_front();
+        grid->tails_.erase(grid->tails_.begin());
       }
       subtree_error = grid->error_;
     }

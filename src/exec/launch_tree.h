@@ -59,7 +59,9 @@ class TreeGrid {
   std::shared_ptr<BlockLaunches> block_launches_;  // its launching block's, where that block may wait
   std::atomic<int64_t> outstanding_{1};   // its own blocks, plus each child not complete yet
   std::mutex mutex_;                      // guards the two below
-  std::deque<TreeGrid*> tails_;           // tail launches not started yet, in launch order
+  // Tail launches not started yet, in launch order. A vector: libstdc++'s deque allocates
+  // even when empty, and every grid has this (two mallocs per launch for a rare feature).
+  std::vector<TreeGrid*> tails_;
   std::optional<Error> error_;
 };
 
