@@ -1,6 +1,6 @@
 // Tensor-core products of special inputs, which tests/isa/tensor_core_rounding's random
-// values never hold: zeros of both signs (a block of only zero products keeps its
-// accumulator), infinities and NaN (added in plain floating point), subnormal halves,
+// values never hold: zeros of both signs (what a block of only zero products gives),
+// infinities and NaN (added in plain floating point), subnormal halves,
 // accumulators that overflow f32 and sums that cancel exactly. mma.sync m16n8k16 with f16
 // and bf16 inputs and an f32 accumulator, and m16n8k8 with tf32; each lane prints its D
 // registers (hex), one case a line. Every case fills A, B and C from a few values: the
@@ -17,51 +17,32 @@ static void check(cudaError_t e, const char* what) {
   }
 }
 
+enum class Kind { F16, BF16, TF32 };
+
 // The fragments of PTX ISA 9.0 §9.7.14.5.8 (m16n8k16 .f16/.bf16) and §9.7.14.5.7 (m16n8k8 .tf32):
 // lane = 4 g + t holds A rows g and g + 8, B column g, C/D rows g and g + 8, columns 2t, 2t + 1.
-__global__ void mma_f16(const unsigned* A, const unsigned* B, const float* C, float* D) {
+// Four A, two B and four C/D registers a lane in each form.
+#define MMA_OPERANDS                                                                                              \
+  : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])                                                                \
+  : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3])
+#define MMA_REGISTERS "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%10, %11, %12, %13};"
+
+template <Kind kind>
+__global__ void mma(const unsigned* A, const unsigned* B, const float* C, float* D) {
   const int lane = threadIdx.x;
   const unsigned* a = A + lane * 4;
   const unsigned* b = B + lane * 2;
   const float* c = C + lane * 4;
   float d[4];
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%10, %11, %12, %13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
+  if constexpr (kind == Kind::F16) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 " MMA_REGISTERS MMA_OPERANDS);
+  } else if constexpr (kind == Kind::BF16) {
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 " MMA_REGISTERS MMA_OPERANDS);
+  } else {
+    asm volatile("mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 " MMA_REGISTERS MMA_OPERANDS);
+  }
   for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
 }
-
-__global__ void mma_bf16(const unsigned* A, const unsigned* B, const float* C, float* D) {
-  const int lane = threadIdx.x;
-  const unsigned* a = A + lane * 4;
-  const unsigned* b = B + lane * 2;
-  const float* c = C + lane * 4;
-  float d[4];
-  asm volatile(
-      "mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%10, %11, %12, %13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
-}
-
-__global__ void mma_tf32(const unsigned* A, const unsigned* B, const float* C, float* D) {
-  const int lane = threadIdx.x;
-  const unsigned* a = A + lane * 4;
-  const unsigned* b = B + lane * 2;
-  const float* c = C + lane * 4;
-  float d[4];
-  asm volatile(
-      "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32 {%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, "
-      "{%10, %11, %12, %13};"
-      : "=f"(d[0]), "=f"(d[1]), "=f"(d[2]), "=f"(d[3])
-      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]), "f"(c[0]), "f"(c[1]), "f"(c[2]), "f"(c[3]));
-  for (int i = 0; i < 4; ++i) D[lane * 4 + i] = d[i];
-}
-
-enum class Kind { F16, BF16, TF32 };
 
 // One input element's bits from a float: a half, a bfloat16 (both round to nearest) or a
 // tf32 (the float's bits; the tensor core reads the top 19).
@@ -116,9 +97,9 @@ void run(Kind kind, const Case& test, unsigned* A, unsigned* B, float* C, float*
     }
     for (int r = 0; r < 4; ++r) C[lane * 4 + r] = pick(test.c, test.count, g + 8 * (r / 2), 2 * t + r % 2, 2);
   }
-  if (kind == Kind::F16) mma_f16<<<1, 32>>>(A, B, C, D);
-  if (kind == Kind::BF16) mma_bf16<<<1, 32>>>(A, B, C, D);
-  if (kind == Kind::TF32) mma_tf32<<<1, 32>>>(A, B, C, D);
+  if (kind == Kind::F16) mma<Kind::F16><<<1, 32>>>(A, B, C, D);
+  if (kind == Kind::BF16) mma<Kind::BF16><<<1, 32>>>(A, B, C, D);
+  if (kind == Kind::TF32) mma<Kind::TF32><<<1, 32>>>(A, B, C, D);
   check(cudaDeviceSynchronize(), test.name);
   printf("%s %s:", kind == Kind::F16 ? "f16" : kind == Kind::BF16 ? "bf16" : "tf32", test.name);
   for (int i = 0; i < 128; ++i) {
