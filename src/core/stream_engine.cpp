@@ -134,7 +134,8 @@ std::vector<CompletionRef> StreamEngine::pending_before_locked(Stream& stream) c
 }
 
 Result<CompletionRef> StreamEngine::enqueue(Stream& stream, Command command) {
-  std::lock_guard lock(mutex_);
+  std::unique_lock lock(mutex_, std::defer_lock);
+  support::lock_spinning(lock);  // the stream's thread takes it after every command
   if (stream.capture_.session) {
     if (stream.capture_.session->invalidated)
       return make_error(ErrorCode::StreamCaptureInvalidated, "the stream's capture was invalidated");
@@ -184,18 +185,19 @@ void StreamEngine::run_stream(Stream& stream) {
       support::spin_until([&] { return stream.commands_queued_.load(std::memory_order_acquire) != queued; });
       // The host is likely still inside enqueue, holding the mutex for a moment:
       // sleeping on it would cost the wake-up the spin saved.
-      if (!support::spin_until([&] { return lock.try_lock(); })) lock.lock();
+      support::lock_spinning(lock);
     }
     if (stream.queue_.empty() && !stream.destroyed_)
       stream.work_queued_.wait_for(lock, kRunnerIdle,
                                    [&] { return !stream.queue_.empty() || stream.destroyed_; });
     if (stream.queue_.empty()) break;
-    Command command = std::move(stream.queue_.front());
-    stream.queue_.pop_front();
-    lock.unlock();
-    execute(command);
-    command = Command{};  // its closure (a parameter buffer, a staged copy) goes now, not later
-    lock.lock();
+    {
+      Command command = std::move(stream.queue_.front());
+      stream.queue_.pop_front();
+      lock.unlock();
+      execute(command);
+    }  // its closure (a parameter buffer, a staged copy) goes now, not later
+    support::lock_spinning(lock);  // a host thread queueing or synchronising holds it briefly
   }
   stream.runner_active_ = false;
   log::debug(log::Category::Core, "stream {}: runtime thread ends", stream.id());
@@ -302,7 +304,8 @@ bool StreamEngine::is_idle(Stream& stream) {
 void StreamEngine::synchronize_all() {
   std::vector<CompletionRef> tails;
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_, std::defer_lock);
+    support::lock_spinning(lock);
     if (legacy_.tail_) tails.push_back(legacy_.tail_);
     for (const Stream* stream : streams_)
       if (stream->tail_) tails.push_back(stream->tail_);

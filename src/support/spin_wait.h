@@ -35,4 +35,12 @@ bool spin_until(Ready ready) {
   }
 }
 
+// Locks `lock` (a mutex, or a std::unique_lock on one), spinning on try_lock for a while
+// before it blocks: a lock another thread holds for a moment would otherwise cost a futex
+// sleep and a wake-up on each side.
+template <typename Lockable>
+void lock_spinning(Lockable& lock) {
+  if (!spin_until([&] { return lock.try_lock(); })) lock.lock();
+}
+
 }  // namespace cucpu::support
