@@ -8,6 +8,8 @@
 #include <cstdint>
 #include <memory>
 
+#include <boost/container/small_vector.hpp>
+
 #include "support/spin_wait.h"
 
 namespace cucpu::core {
@@ -30,5 +32,7 @@ class Completion {
 };
 
 using CompletionRef = std::shared_ptr<Completion>;
+// The few completions a synchronisation waits for: held inline (no allocation per launch).
+using CompletionList = boost::container::small_vector<CompletionRef, 4>;
 
 }  // namespace cucpu::core

@@ -118,8 +118,8 @@ void StreamEngine::free_locked(Stream& stream) {
   delete &stream;
 }
 
-std::vector<CompletionRef> StreamEngine::pending_before_locked(Stream& stream) const {
-  std::vector<CompletionRef> pending;
+CompletionList StreamEngine::pending_before_locked(Stream& stream) const {
+  CompletionList pending;
   auto add = [&](const CompletionRef& completion) {
     if (completion && !completion->is_done()) pending.push_back(completion);
   };
@@ -148,7 +148,7 @@ Result<CompletionRef> StreamEngine::enqueue(Stream& stream, Command command) {
     return command.done;
   }
   // The stream's own order is its queue; the rest are the legacy stream's barriers.
-  std::vector<CompletionRef> implicit = pending_before_locked(stream);
+  CompletionList implicit = pending_before_locked(stream);
   for (CompletionRef& completion : implicit)
     if (completion != stream.tail_) command.after.push_back(std::move(completion));
   std::erase_if(command.after, [](const CompletionRef& completion) { return !completion || completion->is_done(); });
@@ -288,8 +288,9 @@ void StreamEngine::join_capture(Stream& stream, const CaptureMark& mark) {
       stream.capture_.tips.push_back(tip);
 }
 
-std::vector<CompletionRef> StreamEngine::pending_before(Stream& stream) {
-  std::lock_guard lock(mutex_);
+CompletionList StreamEngine::pending_before(Stream& stream) {
+  std::unique_lock lock(mutex_, std::defer_lock);
+  support::lock_spinning(lock);
   return pending_before_locked(stream);
 }
 
@@ -302,7 +303,7 @@ bool StreamEngine::is_idle(Stream& stream) {
 }
 
 void StreamEngine::synchronize_all() {
-  std::vector<CompletionRef> tails;
+  CompletionList tails;
   {
     std::unique_lock lock(mutex_, std::defer_lock);
     support::lock_spinning(lock);

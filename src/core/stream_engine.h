@@ -40,7 +40,7 @@ class StreamEngine {
 
   // Everything a command enqueued on `stream` now would wait for, the stream's own last
   // command included: what cudaStreamSynchronize waits for and cudaStreamQuery tests.
-  std::vector<CompletionRef> pending_before(Stream& stream);
+  CompletionList pending_before(Stream& stream);
   void synchronize(Stream& stream);
   bool is_idle(Stream& stream);
   // Waits for every command enqueued so far on every stream of every host thread
@@ -76,7 +76,7 @@ class StreamEngine {
 
  private:
   StreamEngine();
-  std::vector<CompletionRef> pending_before_locked(Stream& stream) const;
+  CompletionList pending_before_locked(Stream& stream) const;
   void run_stream(Stream& stream);
   void free_locked(Stream& stream);
 
