@@ -13,8 +13,6 @@
 namespace cucpu::jit {
 namespace {
 
-bool is_integer(ptx::Type t) { return ptx::is_signed_int(t) || ptx::is_unsigned_int(t) || ptx::is_bits(t); }
-
 ptx::Type half_type(ptx::Type t) {
   switch (t) {
     case ptx::Type::S64:
@@ -270,7 +268,7 @@ void lower_min_max(FunctionLowering& fl, const ptx::Instruction& inst) {
 }  // namespace
 
 bool lower_integer_arithmetic(FunctionLowering& fl, const ptx::Instruction& inst) {
-  if (!is_integer(inst.q.type)) return false;
+  if (!ptx::is_integer(inst.q.type)) return false;
   switch (inst.opcode) {
     case ptx::Opcode::Add:
     case ptx::Opcode::Sub:

@@ -126,6 +126,13 @@ bool lane_aligned_register(const ptx::Operand& op, const BlockShape& block) {
          (block.x % 32 == 0 || (block.y == 1 && block.z == 1));
 }
 
+// In a block 16 threads wide (a warp is two rows): whether a special register reads as the
+// lane's place in its half-warp plus a multiple of 16, as %tid.x does.
+bool half_aligned_register(const ptx::Operand& op, const BlockShape& block) {
+  return lane_aligned_register(op, block) || (op.kind == ptx::Operand::Kind::SpecialRegister &&
+                                              op.sreg == ptx::SpecialRegister::Tid && op.component == 0);
+}
+
 bool immediate_operand(const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate; }
 
 // Whether an operand is known to be a multiple of 2^bits (`aligned`: per register, see below).
@@ -151,8 +158,7 @@ bool writes_multiple_of(const ptx::Instruction& inst, const std::vector<uint8_t>
                         unsigned bits = 5) {
   const auto& o = inst.operands;
   auto m = [&](size_t i) { return i < o.size() && multiple_of(o[i], aligned, block, bits); };
-  if (!ptx::is_unsigned_int(inst.q.type) && !ptx::is_signed_int(inst.q.type) && !ptx::is_bits(inst.q.type))
-    return false;
+  if (!ptx::is_integer(inst.q.type)) return false;
   switch (inst.opcode) {
     case ptx::Opcode::Mov:
       return o.size() == 2 && m(1);
@@ -178,7 +184,7 @@ bool writes_multiple_of(const ptx::Instruction& inst, const std::vector<uint8_t>
 Shape written_shape(const ptx::Instruction& inst, const StatementAccess& s, const std::vector<Shape>& shape,
                     const std::vector<uint8_t>& aligned, const ptx::Function& kernel, const BlockShape& block) {
   const bool unsigned_or_bits = ptx::is_unsigned_int(inst.q.type) || ptx::is_bits(inst.q.type);
-  const bool integer = unsigned_or_bits || ptx::is_signed_int(inst.q.type);
+  const bool integer = ptx::is_integer(inst.q.type);
   auto source_aligned = [&](const ptx::Operand& op) {
     return (op.kind == ptx::Operand::Kind::Register && op.reg < shape.size() && shape[op.reg] == Shape::LaneAligned) ||
            lane_aligned_register(op, block);
@@ -295,12 +301,11 @@ std::vector<uint8_t> half_aligned_registers(const ptx::Function& kernel, const F
   };
   auto keeps = [&](const ptx::Instruction& inst, const StatementAccess& s, const std::vector<uint8_t>& half) {
     auto is_half = [&](const ptx::Operand& op) {
-      if (op.kind == ptx::Operand::Kind::SpecialRegister)
-        return (op.sreg == ptx::SpecialRegister::Tid && op.component == 0) || lane_aligned_register(op, block);
+      if (op.kind == ptx::Operand::Kind::SpecialRegister) return half_aligned_register(op, block);
       return op.kind == ptx::Operand::Kind::Register && op.reg < half.size() && half[op.reg];
     };
     const auto& o = inst.operands;
-    const bool integer = ptx::is_unsigned_int(inst.q.type) || ptx::is_signed_int(inst.q.type) || ptx::is_bits(inst.q.type);
+    const bool integer = ptx::is_integer(inst.q.type);
     if (inst.guard || s.writes.size() != 1 || !integer || inst.q.carry || inst.q.sat) return false;
     switch (inst.opcode) {
       case ptx::Opcode::Mov:
@@ -341,9 +346,7 @@ std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const Functi
       return true;
     if (halves && op.kind == ptx::Operand::Kind::Register && op.reg < half_aligned.size() && half_aligned[op.reg])
       return true;
-    if (halves && op.kind == ptx::Operand::Kind::SpecialRegister && op.sreg == ptx::SpecialRegister::Tid)
-      return op.component == 0;
-    return lane_aligned_register(op, block);
+    return halves ? half_aligned_register(op, block) : lane_aligned_register(op, block);
   };
   // An operand's stride: kUnseen while a register's is not known yet.
   auto of = [&](const ptx::Operand& op) -> int64_t {
@@ -378,7 +381,7 @@ std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const Functi
   };
   auto written = [&](const ptx::Instruction& inst) -> int64_t {
     const auto& o = inst.operands;
-    const bool integer = ptx::is_unsigned_int(inst.q.type) || ptx::is_signed_int(inst.q.type) || ptx::is_bits(inst.q.type);
+    const bool integer = ptx::is_integer(inst.q.type);
     if (inst.guard || !integer || inst.q.carry || inst.q.sat) return kNoLaneStride;
     const bool wide = inst.q.mul_mode == ptx::MulMode::Wide;
     const bool low = inst.q.mul_mode == ptx::MulMode::Lo || wide;

@@ -28,7 +28,6 @@ bool acts_once_per_warp(const ptx::Instruction& inst) {
 
 namespace {
 
-bool is_integer_type(ptx::Type t) { return ptx::is_signed_int(t) || ptx::is_unsigned_int(t) || ptx::is_bits(t); }
 bool is_f32_f64(ptx::Type t) { return t == ptx::Type::F32 || t == ptx::Type::F64; }
 
 bool plain_operands(const ptx::Instruction& inst) {
@@ -52,16 +51,16 @@ bool lowers_lane_wise(const ptx::Instruction& inst) {
     case ptx::Opcode::Sub:
     case ptx::Opcode::Mul:
     case ptx::Opcode::Mad:
-      if (is_integer_type(t)) return !inst.q.carry;
+      if (ptx::is_integer(t)) return !inst.q.carry;
       return is_f32_f64(t);
     case ptx::Opcode::Div:
     case ptx::Opcode::Rem:
-      return is_integer_type(t) || (inst.opcode == ptx::Opcode::Div && is_f32_f64(t));
+      return ptx::is_integer(t) || (inst.opcode == ptx::Opcode::Div && is_f32_f64(t));
     case ptx::Opcode::Min:
     case ptx::Opcode::Max:
     case ptx::Opcode::Neg:
     case ptx::Opcode::Abs:
-      return is_integer_type(t) || is_f32_f64(t);
+      return ptx::is_integer(t) || is_f32_f64(t);
     case ptx::Opcode::Fma:
     case ptx::Opcode::Sqrt:
     case ptx::Opcode::Rcp:
@@ -79,23 +78,23 @@ bool lowers_lane_wise(const ptx::Instruction& inst) {
     case ptx::Opcode::Xor:
     case ptx::Opcode::Not:
     case ptx::Opcode::Cnot:
-      return is_integer_type(t) || t == ptx::Type::Pred;
+      return ptx::is_integer(t) || t == ptx::Type::Pred;
     case ptx::Opcode::Shl:
     case ptx::Opcode::Shr:
     case ptx::Opcode::Popc:
     case ptx::Opcode::Clz:
     case ptx::Opcode::Brev:
-      return is_integer_type(t);
+      return ptx::is_integer(t);
     case ptx::Opcode::Setp:
-      return is_integer_type(t) || is_f32_f64(t);
+      return ptx::is_integer(t) || is_f32_f64(t);
     case ptx::Opcode::Selp:
-      return is_integer_type(t) || is_f32_f64(t);
+      return ptx::is_integer(t) || is_f32_f64(t);
     case ptx::Opcode::Cvt: {
       const ptx::Type from = inst.q.src_type;
       if (inst.q.satfinite) return false;
-      if (is_integer_type(t) && is_integer_type(from)) return !inst.q.sat;
-      if (is_f32_f64(t) && is_integer_type(from)) return true;
-      if (is_integer_type(t) && is_f32_f64(from)) return true;
+      if (ptx::is_integer(t) && ptx::is_integer(from)) return !inst.q.sat;
+      if (is_f32_f64(t) && ptx::is_integer(from)) return true;
+      if (ptx::is_integer(t) && is_f32_f64(from)) return true;
       if (is_f32_f64(t) && is_f32_f64(from)) return true;
       return false;
     }

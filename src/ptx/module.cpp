@@ -67,6 +67,7 @@ unsigned bit_width(Type type) {
 bool is_signed_int(Type type) { return type >= Type::S8 && type <= Type::S64; }
 bool is_unsigned_int(Type type) { return type >= Type::U8 && type <= Type::U64; }
 bool is_bits(Type type) { return type >= Type::B8 && type <= Type::B128; }
+bool is_integer(Type type) { return is_signed_int(type) || is_unsigned_int(type) || is_bits(type); }
 bool is_float(Type type) { return type >= Type::F16 && type <= Type::F64; }
 bool is_narrow_float(Type type) { return type >= Type::E4m3 && type <= Type::Ue8m0x2; }
 bool is_packed_int(Type type) { return type == Type::U16x2 || type == Type::S16x2; }

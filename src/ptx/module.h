@@ -47,6 +47,7 @@ unsigned bit_width(Type type);     // Pred: 1; None: 0
 bool is_signed_int(Type type);     // S8..S64
 bool is_unsigned_int(Type type);   // U8..U64
 bool is_bits(Type type);           // B8..B128
+bool is_integer(Type type);        // signed, unsigned or bits: what integer arithmetic takes
 bool is_float(Type type);          // F16..F64 (incl. packed and TF32)
 bool is_narrow_float(Type type);   // E4m3..Ue8m0x2 (fp8/fp6/fp4/ue8m0, single or packed)
 bool is_packed_int(Type type);     // U16x2, S16x2
