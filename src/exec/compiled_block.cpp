@@ -25,6 +25,12 @@ namespace {
 
 constexpr std::size_t kWarpAlignment = 64;
 
+// The lanes warp `w` has in a block of `threads` threads (the last warp may be partial).
+uint32_t warp_lanes(uint32_t w, uint32_t threads) {
+  const uint32_t lanes = std::min(kWarpSize, threads - w * kWarpSize);
+  return lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
+}
+
 CompiledBlock& block_of(jit::CompiledBlockFrame* frame) { return *static_cast<CompiledBlock*>(frame->execution); }
 
 extern "C" uint32_t __cucpu_compiled_settle(jit::CompiledBlockFrame* frame) { return block_of(frame).settle(); }
@@ -139,8 +145,7 @@ Result<void> CompiledBlock::run_next_block(const Dim3& block_index) {
   const uint32_t threads = setup_.thread_count();
   for (uint32_t w = 0; w < frame_.warp_count; ++w) {
     jit::CompiledWarp& state = warp(w);
-    const uint32_t lanes = std::min(kWarpSize, threads - w * kWarpSize);
-    state.live = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
+    state.live = warp_lanes(w, threads);
     state.run_count = 0;  // the block function starts with a direct round from the entry
     state.park_count = 0;
   }
@@ -229,10 +234,7 @@ CompiledBlock::WarpMeeting& CompiledBlock::meeting(uint32_t warp_index) {
 
 void CompiledBlock::report_exits(uint32_t warp_index) {
   WarpMeeting& m = meeting(warp_index);
-  const uint32_t threads = setup_.thread_count();
-  const uint32_t lanes = std::min(kWarpSize, threads - warp_index * kWarpSize);
-  const uint32_t all = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
-  const uint32_t exited = all & ~warp(warp_index).live & ~m.exits_known;
+  const uint32_t exited = warp_lanes(warp_index, setup_.thread_count()) & ~warp(warp_index).live & ~m.exits_known;
   for (uint32_t bits = exited; bits != 0; bits &= bits - 1) {
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(bits));
     m.exits_known |= 1u << lane;
