@@ -134,8 +134,7 @@ CompletionList StreamEngine::pending_before_locked(Stream& stream) const {
 }
 
 Result<CompletionRef> StreamEngine::enqueue(Stream& stream, Command command) {
-  std::unique_lock lock(mutex_, std::defer_lock);
-  support::lock_spinning(lock);  // the stream's thread takes it after every command
+  auto lock = support::locked_spinning(mutex_);  // the stream's thread takes it after every command
   if (stream.capture_.session) {
     if (stream.capture_.session->invalidated)
       return make_error(ErrorCode::StreamCaptureInvalidated, "the stream's capture was invalidated");
@@ -289,8 +288,7 @@ void StreamEngine::join_capture(Stream& stream, const CaptureMark& mark) {
 }
 
 CompletionList StreamEngine::pending_before(Stream& stream) {
-  std::unique_lock lock(mutex_, std::defer_lock);
-  support::lock_spinning(lock);
+  auto lock = support::locked_spinning(mutex_);
   return pending_before_locked(stream);
 }
 
@@ -305,8 +303,7 @@ bool StreamEngine::is_idle(Stream& stream) {
 void StreamEngine::synchronize_all() {
   CompletionList tails;
   {
-    std::unique_lock lock(mutex_, std::defer_lock);
-    support::lock_spinning(lock);
+    auto lock = support::locked_spinning(mutex_);
     if (legacy_.tail_) tails.push_back(legacy_.tail_);
     for (const Stream* stream : streams_)
       if (stream->tail_) tails.push_back(stream->tail_);

@@ -394,7 +394,7 @@ void multiply(const MatrixForm& form, void* const* lanes, uint32_t members) {
   bi.assign(b.size(), 0);
   ci.assign(c.size(), 0);
   // Scatter every lane's fragments into whole matrices.
-  for (uint32_t lane = 0; lane < 32; ++lane) {
+  for (uint32_t lane = 0; lane < kWarpLanes; ++lane) {
     if (!(members >> lane & 1)) continue;
     const auto* slots = static_cast<const uint64_t*>(lanes[lane]);
     struct Source {
@@ -478,7 +478,7 @@ void multiply(const MatrixForm& form, void* const* lanes, uint32_t members) {
   const uint32_t chunk = elements_per_register(d_type), unique = product_elements_per_lane(form, MatrixOperand::C);
   const uint32_t d_width = element_bits(d_type);
   const MatrixPosition* d_positions = element_table({word, MatrixOperand::C, d_type, unique, true});
-  for (uint32_t lane = 0; lane < 32; ++lane) {
+  for (uint32_t lane = 0; lane < kWarpLanes; ++lane) {
     if (!(members >> lane & 1)) continue;
     auto* slots = static_cast<uint64_t*>(lanes[lane]);
     for (uint32_t i = 0; i < unique; ++i) {
@@ -521,7 +521,7 @@ extern "C" void __cucpu_jit_matrix_move(void* const* lanes, uint32_t members) {
     if (!(members >> lane & 1)) return nullptr;
     return reinterpret_cast<uint16_t*>(slots(lane)[0]) + col;
   };
-  for (uint32_t lane = 0; lane < 32; ++lane) {
+  for (uint32_t lane = 0; lane < cucpu::jit::kWarpLanes; ++lane) {
     if (!(members >> lane & 1)) continue;
     const uint32_t row = lane / 4, col = 2 * (lane % 4);
     if (kind == 2) {  // movmatrix: the transpose, from the registers of the lanes holding it

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <chrono>
+#include <mutex>
 
 namespace cucpu::support {
 
@@ -41,6 +42,14 @@ bool spin_until(Ready ready) {
 template <typename Lockable>
 void lock_spinning(Lockable& lock) {
   if (!spin_until([&] { return lock.try_lock(); })) lock.lock();
+}
+
+// `mutex` locked so, held by the lock returned.
+template <typename Mutex>
+std::unique_lock<Mutex> locked_spinning(Mutex& mutex) {
+  std::unique_lock lock(mutex, std::defer_lock);
+  lock_spinning(lock);
+  return lock;
 }
 
 }  // namespace cucpu::support
