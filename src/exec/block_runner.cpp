@@ -172,13 +172,17 @@ Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block
   if (auto ready = compiled_.start_grid(block.setup, grid.compiled); !ready) return ready;
   const Dim3& blocks = grid.shape.grid;
   for (uint64_t i = 0; i < count; ++i) {
-    if (failed.load(std::memory_order_relaxed)) return {};
-    if (grid.tree) block.scope.emplace(*grid.tree, block.setup.thread_count());
+    if (failed.load(std::memory_order_relaxed)) break;
+    // The block's device runtime scope; one its threads never used serves the next block.
+    if (grid.tree && !block.scope) block.scope.emplace(*grid.tree, block.setup.thread_count());
     compiled_.launch_scope = block.scope ? &*block.scope : nullptr;
     Result<void> result = compiled_.run_next_block(block_index);
     compiled_.launch_scope = nullptr;
-    block.scope.reset();
-    if (!result) return result;
+    if (block.scope && !block.scope->untouched()) block.scope.reset();
+    if (!result) {
+      block.scope.reset();
+      return result;
+    }
     // The next block in linear order: x fastest.
     if (++block_index.x == blocks.x) {
       block_index.x = 0;
@@ -188,6 +192,7 @@ Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block
       }
     }
   }
+  block.scope.reset();
   return {};
 }
 

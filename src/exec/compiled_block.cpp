@@ -131,39 +131,45 @@ Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::Compi
   frame_.local_stride = code.local_stride;
   frame_.execution = this;
   if (meetings_.size() < warp_count) meetings_.resize(warp_count);
+  initial_live_.resize(warp_count);
+  for (uint32_t w = 0; w < warp_count; ++w) initial_live_[w] = warp_lanes(w, threads);
+  // This thread's running_kernel_thread, set around each block: the address once per grid,
+  // not a TLS lookup per block (libcudart's TLS is the global-dynamic model).
+  running_ = &running_kernel_thread;
   return {};
 }
 
 Result<void> CompiledBlock::run_next_block(const Dim3& block_index) {
   clear_error();
   setup_.block_index = block_index;
-  // The lanes' context is the block's with a lane's own registers, which enter_lane sets.
   place_block(block_context_, setup_);
-  place_block(lane_context_, setup_);
+  lane_context_placed_ = false;  // enter_lane places it when a lane needs it
   block_context_.exited = 0;
   frame_.current_thread = 0;
-  const uint32_t threads = setup_.thread_count();
   for (uint32_t w = 0; w < frame_.warp_count; ++w) {
     jit::CompiledWarp& state = warp(w);
-    state.live = warp_lanes(w, threads);
+    state.live = initial_live_[w];
     state.run_count = 0;  // the block function starts with a direct round from the entry
     state.park_count = 0;
   }
-  for (WarpMeeting& m : meetings_) {
-    if (!m.used) continue;
-    m.rendezvous.reset();
-    m.done = 0;
-    m.exits_known = 0;
-    m.used = false;
+  if (meetings_used_) {
+    for (WarpMeeting& m : meetings_) {
+      if (!m.used) continue;
+      m.rendezvous.reset();
+      m.done = 0;
+      m.exits_known = 0;
+      m.used = false;
+    }
+    meetings_used_ = false;
   }
   lane_execution_.linear_tid = 0;
   // The threads' .local memory is their frames, not the stack (stack_high 0: the stack is
   // not local memory): a launching thread that runs a block itself (grid_executor.cpp) may
   // hold the host's own data there, which kernels may be given.
-  running_kernel_thread = {&lane_execution_, stack_low_, 0, reinterpret_cast<uintptr_t>(local_.get()),
-                           reinterpret_cast<uintptr_t>(local_.get()) + local_bytes_used_};
+  *running_ = {&lane_execution_, stack_low_, 0, reinterpret_cast<uintptr_t>(local_.get()),
+               reinterpret_cast<uintptr_t>(local_.get()) + local_bytes_used_};
   if (setjmp(abandon_point_) == 0) code_.entry(&frame_);
-  running_kernel_thread = {};
+  *running_ = {};
   report_fault(setup_);
   return block_result();
 }
@@ -184,12 +190,17 @@ uint64_t CompiledBlock::warp_collective(ThreadExecution& self, uint32_t, const W
 }
 
 void CompiledBlock::abandon_thread(ThreadExecution&) {
-  running_kernel_thread = {};
+  *running_ = {};
   std::longjmp(abandon_point_, 1);
 }
 
 void CompiledBlock::enter_lane(uint32_t warp_index, uint32_t lane) {
   const uint32_t tid = warp_index * kWarpSize + lane;
+  // The lanes' context is the block's with a lane's own registers.
+  if (!lane_context_placed_) {
+    place_block(lane_context_, setup_);
+    lane_context_placed_ = true;
+  }
   const Dim3& block = setup_.shape->block;
   lane_context_.tid[0] = tid % block.x;
   lane_context_.tid[1] = tid / block.x % block.y;
@@ -200,8 +211,8 @@ void CompiledBlock::enter_lane(uint32_t warp_index, uint32_t lane) {
   lane_execution_.linear_tid = tid;
   frame_.current_thread = tid;
   const uintptr_t frame = reinterpret_cast<uintptr_t>(local_.get()) + uintptr_t{tid} * frame_.local_stride;
-  running_kernel_thread.local_low = frame;
-  running_kernel_thread.local_high = frame + frame_.local_stride;
+  running_->local_low = frame;
+  running_->local_high = frame + frame_.local_stride;
 }
 
 void CompiledBlock::leave_direct(uint32_t current, uint32_t start, uint32_t target) {
@@ -229,6 +240,7 @@ void CompiledBlock::unsupported(uint32_t warp_index, const char* what) {
 CompiledBlock::WarpMeeting& CompiledBlock::meeting(uint32_t warp_index) {
   WarpMeeting& m = meetings_[warp_index];
   m.used = true;
+  meetings_used_ = true;
   return m;
 }
 

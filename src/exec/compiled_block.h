@@ -11,6 +11,7 @@
 
 #include "exec/barrier.h"
 #include "exec/block_execution.h"
+#include "exec/kernel_faults.h"
 #include "exec/warp_rendezvous.h"
 
 namespace cucpu::exec {
@@ -83,6 +84,10 @@ class CompiledBlock final : public BlockExecution {
   std::size_t registers_bytes_ = 0;
   BlockBarriers barriers_;
   std::vector<WarpMeeting> meetings_;
+  bool meetings_used_ = false;          // some meeting is used since the block started
+  std::vector<uint32_t> initial_live_;  // each warp's lanes at the block's start
+  bool lane_context_placed_ = false;    // lane_context_ has this block's place
+  RunningKernelThread* running_ = nullptr;  // the worker's running_kernel_thread
   std::jmp_buf abandon_point_;
 };
 

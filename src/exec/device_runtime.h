@@ -28,6 +28,13 @@ class BlockLaunchScope {
 
   TreeGrid& grid() const { return grid_; }
 
+  // Whether the block's threads never used it: then it is as good as a new one, and the
+  // next block of a worker's chunk may have it (run_compiled_blocks).
+  bool untouched() const {
+    return last_errors_.empty() && !null_stream_ && streams_.empty() && events_.empty() && prepared_.empty() &&
+           parameter_buffers_.empty() && !launches_;
+  }
+
   // The per-thread error of cudaGetLastError / cudaPeekAtLastError (a cudaError_t).
   uint32_t last_error(uint32_t linear_tid, bool reset);
   void set_last_error(uint32_t linear_tid, uint32_t error);
