@@ -8,6 +8,8 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
+#include <iterator>
 #include <new>
 
 namespace cucpu::exec {
@@ -17,6 +19,9 @@ std::size_t page_bytes() {
   static const std::size_t bytes = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
   return bytes;
 }
+
+// Stacks per mapping without guard pages.
+constexpr std::size_t kBatch = 64;
 
 std::size_t round_to_pages(std::size_t bytes) {
   const std::size_t page = page_bytes();
@@ -49,10 +54,10 @@ boost::context::stack_context FiberStackPool::take() {
   boost::context::stack_context stack;
   if (!guard_pages_) {
     // A batch of stacks in one mapping; each can still be unmapped on its own.
-    constexpr std::size_t kBatch = 64;
     void* base = mmap(nullptr, total * kBatch, PROT_READ | PROT_WRITE,
                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | MAP_STACK, -1, 0);
     if (base == MAP_FAILED) return stack;
+    batches_.push_back(Batch{static_cast<char*>(base), total * kBatch});
     for (std::size_t i = 1; i < kBatch; ++i) {
       boost::context::stack_context spare;
       spare.size = total;
@@ -86,7 +91,36 @@ void FiberStackPool::give_back(const boost::context::stack_context& stack) {
 }
 
 void FiberStackPool::release_free_stacks() {
-  for (const boost::context::stack_context& stack : free_) munmap(static_cast<char*>(stack.sp) - stack.size, stack.size);
+  // Batches whose stacks are all free go whole; the free stacks of the others one by one
+  // (the rest belong to fibers still running, or abandoned with a failed grid, and stay
+  // mapped).
+  std::sort(batches_.begin(), batches_.end(), [](const Batch& a, const Batch& b) { return a.base < b.base; });
+  auto batch_of = [&](const boost::context::stack_context& stack) -> std::size_t {
+    char* low = static_cast<char*>(stack.sp) - stack.size;
+    auto after = std::upper_bound(batches_.begin(), batches_.end(), low,
+                                  [](char* address, const Batch& b) { return address < b.base; });
+    if (after == batches_.begin() || low >= std::prev(after)->base + std::prev(after)->bytes) return batches_.size();
+    return static_cast<std::size_t>(std::prev(after) - batches_.begin());
+  };
+  std::vector<std::size_t> free_in(batches_.size(), 0);
+  for (const boost::context::stack_context& stack : free_) {
+    const std::size_t b = batch_of(stack);
+    if (b < batches_.size()) ++free_in[b];
+  }
+  for (const boost::context::stack_context& stack : free_) {
+    const std::size_t b = batch_of(stack);
+    if (b < batches_.size() && free_in[b] == kBatch) continue;
+    munmap(static_cast<char*>(stack.sp) - stack.size, stack.size);
+  }
+  std::vector<Batch> kept;  // stacks still in use: they come back one by one
+  for (std::size_t b = 0; b < batches_.size(); ++b) {
+    if (free_in[b] == kBatch) {
+      munmap(batches_[b].base, batches_[b].bytes);
+    } else {
+      kept.push_back(batches_[b]);
+    }
+  }
+  batches_ = std::move(kept);
   free_.clear();
 }
 

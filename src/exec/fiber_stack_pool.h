@@ -39,6 +39,13 @@ class FiberStackPool {
   bool guard_pages_ = true;
   std::size_t stacks_created_ = 0;
   std::vector<boost::context::stack_context> free_;
+  // Without guard pages: the mappings stacks were carved from, kBatch stacks each, so that
+  // a batch whose stacks are all free goes in one munmap (one TLB shootdown, not kBatch).
+  struct Batch {
+    char* base;
+    std::size_t bytes;
+  };
+  std::vector<Batch> batches_;
 };
 
 // A Boost.Context StackAllocator handing out stacks of a FiberStackPool. Boost calls

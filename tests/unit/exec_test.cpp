@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <spawn.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include "exec/barrier.h"
 #include "exec/device_heap.h"
 #include "exec/device_limits.h"
+#include "exec/fiber_stack_pool.h"
 #include "exec/grid.h"
 #include "exec/settings.h"
 #include "exec/warp_collectives.h"
@@ -1080,6 +1082,31 @@ TEST(DeviceLimits, StackSizeLimitGrowsFiberStacks) {
   set_thread_stack_bytes(512 * 1024);
   EXPECT_TRUE(run(kernel, make_shape({1, 1, 1}, {32, 1, 1}), &depth));
   reset_device_limits();
+}
+
+// Stacks without guard pages (cooperative grids) come in batches of mappings: a pool going
+// away unmaps every free stack, whole batches or one by one, and never one still in use
+// (a fiber abandoned with a failed grid keeps its stack).
+bool is_mapped(const boost::context::stack_context& stack) {
+  unsigned char residency[64];
+  void* low = static_cast<char*>(stack.sp) - stack.size;
+  return mincore(low, 4096, residency) == 0;
+}
+
+TEST(FiberStackPool, UnmapsFreeStacksAndKeepsTheOnesInUse) {
+  std::vector<boost::context::stack_context> freed, held;
+  {
+    FiberStackPool pool(64 * 1024, false);
+    for (int i = 0; i < 64 + 3; ++i) freed.push_back(pool.take());  // a whole batch, and 3 of the next
+    held.push_back(freed.back());
+    freed.pop_back();
+    for (const auto& stack : freed) ASSERT_NE(stack.sp, nullptr);
+    for (const auto& stack : freed) pool.give_back(stack);
+    EXPECT_TRUE(is_mapped(held[0]));
+  }
+  for (const auto& stack : freed) EXPECT_FALSE(is_mapped(stack));
+  ASSERT_TRUE(is_mapped(held[0]));
+  munmap(static_cast<char*>(held[0].sp) - held[0].size, held[0].size);
 }
 
 // --- settings -------------------------------------------------------------------------------
