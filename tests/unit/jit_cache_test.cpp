@@ -182,12 +182,18 @@ TEST(DiskCache, RacingWritersAndReadersSeeWholeEntries) {
   CacheKey key = key_of("raced");
   const std::vector<char> payload(200000, 'r');
   std::atomic<int> torn{0}, seen{0};
+  std::atomic<bool> stored{false};
   std::vector<std::thread> threads;
   for (int t = 0; t < 4; ++t) {
     threads.emplace_back([&, t] {
+      // Readers start once one entry is whole (on 2 cores they could otherwise finish
+      // before any writer began), then race with the writers' other 49.
+      if (t % 2 == 1)
+        while (!stored.load()) std::this_thread::yield();
       for (int i = 0; i < 50; ++i) {
         if (t % 2 == 0) {
           cache->store(key, payload);
+          stored.store(true);
         } else if (auto loaded = cache->load(key)) {
           ++seen;
           if (*loaded != payload) ++torn;
