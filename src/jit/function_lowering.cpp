@@ -4,6 +4,7 @@
 // DESIGN.md "Execution model": device addresses are host addresses, except .shared
 // ones, which are offsets into ThreadContext::shared_base).
 #include "jit/function_lowering.h"
+#include "jit/nan_bits.h"
 
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
@@ -15,7 +16,15 @@
 namespace cucpu::jit {
 
 FunctionLowering::FunctionLowering(ModuleLowering& module, const ptx::Function& function, llvm::Function* llvm_function)
-    : m(module), fn(function), llvm_fn(llvm_function), ctx(*module.context), b(*module.context) {}
+    : m(module), fn(function), llvm_fn(llvm_function), ctx(*module.context), b(*module.context) {
+  // A .func's registers may be its caller's (.reg parameters): every one counts as seen.
+  if (function.is_entry) nan_bits_seen_ = registers_whose_nan_bits_are_seen(function);
+}
+
+bool FunctionLowering::nan_bits_seen(const ptx::Operand& destination) const {
+  if (destination.kind != ptx::Operand::Kind::Register) return true;
+  return destination.reg >= nan_bits_seen_.size() || nan_bits_seen_[destination.reg] != 0;
+}
 
 void FunctionLowering::fail(const std::string& why) {
   if (error_) return;

@@ -152,6 +152,9 @@ class FunctionLowering {
   // every f32 arithmetic result that is NaN, whatever the inputs' payloads; seen on an
   // H200, tests/e2e/integer_float_basics). Other types pass unchanged.
   llvm::Value* canonicalize_nan(llvm::Value* v);
+  // Whether an instruction may look at the bits of a NaN in `destination` (nan_bits.h):
+  // where none does, an f32 add/sub/mul/fma result may keep the host's NaN.
+  bool nan_bits_seen(const ptx::Operand& destination) const;
   llvm::AllocaInst* entry_alloca(llvm::Type* type, uint64_t align, const std::string& name);
   llvm::BasicBlock* new_block(const std::string& name);
   llvm::Function* intrinsic(unsigned id, llvm::ArrayRef<llvm::Type*> types);
@@ -167,6 +170,7 @@ class FunctionLowering {
 
  private:
   std::optional<Error> error_;
+  std::vector<uint8_t> nan_bits_seen_;  // per register; empty (all seen) for a .func
 };
 
 // One family of instructions each; a lowering returns false when it does not handle

@@ -73,8 +73,10 @@ struct FloatModifiers {
     llvm::Value* v = fl.read(inst.operands[index], inst.q.type);
     return inst.q.ftz ? fl.flush_subnormal(v) : v;
   }
-  void out(llvm::Value* v) {
-    v = fl.canonicalize_nan(v);
+  // host_nan_unseen: a NaN result may keep the host's bits, which no reader of the
+  // destination looks at (nan_bits.h): round-to-nearest f32 add/sub/mul/fma only.
+  void out(llvm::Value* v, bool host_nan_unseen = false) {
+    if (!host_nan_unseen) v = fl.canonicalize_nan(v);
     if (inst.q.ftz) v = fl.flush_subnormal(v);
     if (inst.q.sat) v = fl.saturate_unit(v);
     fl.write(inst.operands[0], inst.q.type, v);
@@ -114,7 +116,9 @@ void lower_basic(FunctionLowering& fl, const ptx::Instruction& inst) {
     }
   }
   if (inst.opcode != ptx::Opcode::Div && !fused) result = propagate_last_nan(fl, result, {x, y});
-  mods.out(result);
+  const bool f32 = inst.q.type == ptx::Type::F32;
+  mods.out(result, f32 && !directed && !inst.q.relu && inst.opcode != ptx::Opcode::Div &&
+                       !fl.nan_bits_seen(inst.operands[0]));
 }
 
 // min/max: NaN loses to a number; equal operands (only ±0 differ) merge their sign bits
