@@ -102,15 +102,14 @@ void FiberStackPool::release_free_stacks() {
     if (after == batches_.begin() || low >= std::prev(after)->base + std::prev(after)->bytes) return batches_.size();
     return static_cast<std::size_t>(std::prev(after) - batches_.begin());
   };
-  std::vector<std::size_t> free_in(batches_.size(), 0);
-  for (const boost::context::stack_context& stack : free_) {
-    const std::size_t b = batch_of(stack);
-    if (b < batches_.size()) ++free_in[b];
+  std::vector<std::size_t> batch(free_.size()), free_in(batches_.size(), 0);
+  for (std::size_t i = 0; i < free_.size(); ++i) {
+    batch[i] = batch_of(free_[i]);
+    if (batch[i] < batches_.size()) ++free_in[batch[i]];
   }
-  for (const boost::context::stack_context& stack : free_) {
-    const std::size_t b = batch_of(stack);
-    if (b < batches_.size() && free_in[b] == kBatch) continue;
-    munmap(static_cast<char*>(stack.sp) - stack.size, stack.size);
+  for (std::size_t i = 0; i < free_.size(); ++i) {
+    if (batch[i] < batches_.size() && free_in[batch[i]] == kBatch) continue;
+    munmap(static_cast<char*>(free_[i].sp) - free_[i].size, free_[i].size);
   }
   std::vector<Batch> kept;  // stacks still in use: they come back one by one
   for (std::size_t b = 0; b < batches_.size(); ++b) {

@@ -73,8 +73,8 @@ struct GridRun final : TreeGrid {
   GridLaunch launch;
   uint64_t block_count = 0;
   uint64_t chunk = 1;                      // blocks claimed at once
-  // Each on a cache line of its own: every worker reads `failed` before each block, and
-  // a claim writes next_block.
+  // Each on a cache line of its own, and the fields after them off theirs: every worker
+  // reads `failed` before each block, and a claim writes next_block.
   alignas(64) std::atomic<uint64_t> next_block{0};  // the first unclaimed block
   alignas(64) std::atomic<bool> failed{false};      // once set, claimed blocks are skipped
   alignas(64) bool cooperative = false;             // all blocks resident at once (run_cooperative_blocks)

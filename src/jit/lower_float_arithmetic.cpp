@@ -18,6 +18,7 @@
 
 #include "jit/directed_rounding.h"
 #include "jit/function_lowering.h"
+#include "jit/nan_bits.h"
 #include "jit/special_function_ir.h"
 
 namespace cucpu::jit {
@@ -116,9 +117,7 @@ void lower_basic(FunctionLowering& fl, const ptx::Instruction& inst) {
     }
   }
   if (inst.opcode != ptx::Opcode::Div && !fused) result = propagate_last_nan(fl, result, {x, y});
-  const bool f32 = inst.q.type == ptx::Type::F32;
-  mods.out(result, f32 && !directed && !inst.q.relu && inst.opcode != ptx::Opcode::Div &&
-                       !fl.nan_bits_seen(inst.operands[0]));
+  mods.out(result, is_nearest_f32_arithmetic(inst) && !fl.nan_bits_seen(inst.operands[0]));
 }
 
 // min/max: NaN loses to a number; equal operands (only ±0 differ) merge their sign bits

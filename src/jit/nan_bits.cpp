@@ -29,32 +29,18 @@ bool is_plain(const ptx::Operand& op) {
 
 // An arithmetic or comparison reader that sees only NaN-ness: its sources from `first` on.
 bool reads_only_nan_ness(const ptx::Instruction& inst, size_t& first) {
-  using ptx::Opcode;
-  if (inst.q.type != ptx::Type::F32 || inst.q.relu) return false;
-  const bool nearest = inst.q.rounding == ptx::Rounding::None || inst.q.rounding == ptx::Rounding::NearestEven;
-  switch (inst.opcode) {
-    case Opcode::Add:
-    case Opcode::Sub:
-    case Opcode::Mul:
-    case Opcode::Fma:
-    case Opcode::Mad:
-      first = 1;
-      return nearest;
-    case Opcode::Setp:
-      first = ptx::has_destination_pair(inst) ? 2 : 1;
-      return true;
-    default:
-      return false;
-  }
+  first = 1;
+  if (is_nearest_f32_arithmetic(inst)) return true;
+  if (inst.opcode != ptx::Opcode::Setp || inst.q.type != ptx::Type::F32) return false;
+  first = ptx::has_destination_pair(inst) ? 2 : 1;
+  return true;
 }
 
-// A move of one register's bits to another: the destination, and the source operand.
-bool moves_bits(const ptx::Instruction& inst, size_t& destination, std::vector<size_t>& sources) {
+// A move of one register's bits to operand 0: the operands it copies from.
+bool moves_bits(const ptx::Instruction& inst, std::vector<size_t>& sources) {
   using ptx::Opcode;
   const bool word = inst.q.type == ptx::Type::F32 || inst.q.type == ptx::Type::B32;
   if (!word) return false;
-  destination = 0;
-  sources.clear();
   switch (inst.opcode) {
     case Opcode::Mov:
       if (inst.operands.size() != 2) return false;
@@ -81,6 +67,14 @@ void mark_all(const ptx::Operand& op, std::vector<uint8_t>& seen) {
 
 }  // namespace
 
+bool is_nearest_f32_arithmetic(const ptx::Instruction& inst) {
+  using ptx::Opcode;
+  const bool arithmetic = inst.opcode == Opcode::Add || inst.opcode == Opcode::Sub || inst.opcode == Opcode::Mul ||
+                          inst.opcode == Opcode::Fma || inst.opcode == Opcode::Mad;
+  const bool nearest = inst.q.rounding == ptx::Rounding::None || inst.q.rounding == ptx::Rounding::NearestEven;
+  return arithmetic && nearest && inst.q.type == ptx::Type::F32 && !inst.q.relu;
+}
+
 std::vector<uint8_t> registers_whose_nan_bits_are_seen(const ptx::Function& kernel) {
   std::vector<uint8_t> seen(kernel.registers.size(), 0);
   std::vector<std::pair<uint32_t, uint32_t>> moves;  // (destination, source): seen flows back
@@ -88,17 +82,17 @@ std::vector<uint8_t> registers_whose_nan_bits_are_seen(const ptx::Function& kern
   for (const ptx::Statement& statement : kernel.body) {
     if (statement.kind != ptx::Statement::Kind::Instruction) continue;
     const ptx::Instruction& inst = statement.instruction;
-    size_t first = 0, destination = 0;
+    size_t first = 0;
     if (reads_only_nan_ness(inst, first)) {
       for (size_t i = 0; i < inst.operands.size(); ++i)
         if (i >= first && !is_plain(inst.operands[i])) mark_all(inst.operands[i], seen);
       continue;
     }
-    if (moves_bits(inst, destination, sources)) {
+    if (moves_bits(inst, sources)) {
       for (size_t s : sources) {
         const ptx::Operand& op = inst.operands[s];
         if (op.kind == ptx::Operand::Kind::Register && is_plain(op)) {
-          moves.emplace_back(inst.operands[destination].reg, op.reg);
+          moves.emplace_back(inst.operands[0].reg, op.reg);
         } else {
           mark_all(op, seen);
         }

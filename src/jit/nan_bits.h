@@ -14,4 +14,9 @@ namespace cucpu::jit {
 // GPU's canonical 0x7fffffff only into a register of the first kind (lower_float_arithmetic).
 std::vector<uint8_t> registers_whose_nan_bits_are_seen(const ptx::Function& kernel);
 
+// An f32 add, sub, mul, fma or mad in round-to-nearest (no .relu): as a reader it sees only
+// whether an operand is NaN, and as a writer its NaN result may keep the host's bits where
+// none of its destination's readers sees them.
+bool is_nearest_f32_arithmetic(const ptx::Instruction& inst);
+
 }  // namespace cucpu::jit
