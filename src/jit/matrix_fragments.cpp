@@ -41,6 +41,8 @@ uint32_t elements_per_register(ptx::Type type) {
   return 32 / bits;
 }
 
+uint32_t element_bits(ptx::Type type) { return type == ptx::Type::TF32 ? 32 : ptx::bit_width(type); }
+
 MatrixPosition fragment_element(MatrixDims dims, MatrixOperand operand, ptx::Type type, uint32_t lane, uint32_t i) {
   const MatrixPosition size = operand_size(dims, operand);
   const uint32_t g = lane / 4, t = lane % 4;

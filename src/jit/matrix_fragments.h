@@ -42,6 +42,11 @@ MatrixPosition operand_size(MatrixDims dims, MatrixOperand operand);
 // Elements one 32-bit (64-bit for f64) register holds: 2 for f16, 4 for s8, 32 for b1...
 uint32_t elements_per_register(ptx::Type type);
 
+// The bits of one element in a fragment register (tf32 elements are 32 bits).
+uint32_t element_bits(ptx::Type type);
+
+constexpr uint32_t kWarpLanes = 32;
+
 // Element `i` (0-based, across the lane's registers in order) of `lane`'s fragment.
 MatrixPosition fragment_element(MatrixDims dims, MatrixOperand operand, ptx::Type type, uint32_t lane, uint32_t i);
 

@@ -1,0 +1,165 @@
+// The vector kernels of the tensor-core products (matrix_product_kernels.h). Built twice:
+// CUCPU_KERNELS_ISA names the namespace of this build (x86_64_v4 or x86_64).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "jit/matrix_product_kernels.h"
+
+#ifndef CUCPU_KERNELS_ISA
+#error "built by src/jit/CMakeLists.txt with CUCPU_KERNELS_ISA set"
+#endif
+
+namespace cucpu::jit::CUCPU_KERNELS_ISA {
+namespace {
+
+// Fraction bits kept below the largest exponent of a block (see block_fma_products).
+constexpr int64_t kBlockFractionBits = 25;
+
+// Eight doubles or 64-bit integers as one value (one AVX-512 register where there is one).
+using Doubles8 = double __attribute__((vector_size(64)));
+using Bits8 = uint64_t __attribute__((vector_size(64)));
+using Ints8 = int64_t __attribute__((vector_size(64)));
+
+// v (each lane finite, zero or a normal double) truncated toward zero to a multiple of
+// 2^q: the fraction bits below 2^q cleared, lane by lane (ldexp(trunc(ldexp(v, -q)), q)).
+[[gnu::always_inline]] inline void truncate_below(Doubles8& v, const Ints8& q) {
+  const Bits8 bits = reinterpret_cast<Bits8>(v);
+  const Ints8 cleared = 52 - (reinterpret_cast<Ints8>((bits >> 52) & 0x7ff) - 1023 - q);
+  const Bits8 keep = cleared > 52 ? Bits8{} : cleared <= 0 ? ~Bits8{} : ~Bits8{} << reinterpret_cast<Bits8>(cleared);
+  v = reinterpret_cast<Doubles8>(bits & keep);
+}
+
+// An f32 result's bits: a NaN is the GPU's canonical 0x7fffffff.
+uint64_t f32_bits(double v) {
+  if (std::isnan(v)) return 0x7fffffffu;
+  const float f = static_cast<float>(v);
+  uint32_t bits;
+  std::memcpy(&bits, &f, 4);
+  return bits;
+}
+
+// Each lane (finite, or an infinity) rounded toward zero to f32, as a double: the fraction
+// bits below f32's last place cleared (below 2^-149 in f32's subnormal range, the sign
+// kept); past the f32 range +-inf.
+[[gnu::always_inline]] inline void round_to_f32_toward_zero(Doubles8& v) {
+  const Bits8 bits = reinterpret_cast<Bits8>(v);
+  const Bits8 sign = bits & (uint64_t{1} << 63);
+  const Ints8 exponent = reinterpret_cast<Ints8>((bits >> 52) & 0x7ff) - 1023;
+  const Ints8 cleared = exponent < -126 ? 52 - (exponent + 149) : Ints8{} + 29;
+  const Bits8 keep = cleared > 52 ? Bits8{} : ~Bits8{} << reinterpret_cast<Bits8>(cleared);
+  const Bits8 rounded = exponent >= 128 ? Bits8{} + 0x7ff0000000000000 : bits & keep;
+  v = reinterpret_cast<Doubles8>(rounded | sign);
+}
+
+// The largest of eight exponents. (GCC has no reduction builtin for vector extensions.)
+int64_t largest_lane(const Ints8& v) {
+  int64_t top = v[0];
+  for (uint32_t i = 1; i < 8; ++i) top = std::max(top, v[i]);
+  return top;
+}
+
+// One block of `count` products added to an f32 accumulator where some term is infinite
+// or NaN: they add in double.
+double non_finite_block_sum(double acc, const double* a_row, const double* b_col, uint32_t b_stride, uint32_t count) {
+  for (uint32_t k = 0; k < count; ++k) acc += a_row[k] * b_col[size_t{k} * b_stride];
+  return acc;
+}
+
+// The f32-accumulating products of f16, bf16 and tf32 inputs for a whole m x n result, in
+// blocks of `group` k, as the H100 computes them (tests/isa/tensor_core_rounding): in each
+// block the exact products and the accumulator are aligned to the largest of their
+// exponents (a product's is the sum of its inputs' exponents, its significand being in [1,
+// 4)), each is truncated toward zero below 2^(largest - 25), the truncated terms are added
+// exactly and the sum is truncated to f32. This is the model of Fasi et al. 2021
+// ("Numerical behavior of NVIDIA tensor cores") with the Hopper parameters these outputs
+// show. Only zeros give +0, whatever their signs (the H200's output,
+// tests/e2e/tensor_core_special_values); infinities and NaN add in double. a is m x k and
+// b k x n, row-major, each with its inputs' block_exponents; n is a multiple of 8: eight
+// columns of D are one vector.
+void block_fma_products(
+    uint32_t group, const MatrixDims& dims, const double* a, const int64_t* a_exponents, const double* b,
+    const int64_t* b_exponents, const double* c, uint64_t* d) {
+  for (uint32_t row = 0; row < dims.m; ++row) {
+    const double* a_row = a + size_t{row} * dims.k;
+    const int64_t* a_row_exponents = a_exponents + size_t{row} * dims.k;
+    for (uint32_t col = 0; col < dims.n; col += 8) {
+      Doubles8 acc;
+      std::memcpy(&acc, c + size_t{row} * dims.n + col, sizeof acc);
+      for (uint32_t k0 = 0; k0 < dims.k; k0 += group) {
+        const uint32_t count = std::min(group, dims.k - k0);
+        const Ints8 acc_field = reinterpret_cast<Ints8>((reinterpret_cast<Bits8>(acc) >> 52) & 0x7ff);
+        const Ints8 acc_exponent = acc_field < 897 ? Ints8{} - 126 : acc_field - 1023;  // 897 - 1023 = -126
+        Ints8 largest = acc_field == 0x7ff ? Ints8{} + kNonFiniteExponent : acc_exponent;
+        largest = acc == 0 ? Ints8{} + kZeroExponent : largest;
+        for (uint32_t k = k0; k < k0 + count; ++k) {
+          Ints8 e;
+          std::memcpy(&e, b_exponents + size_t{k} * dims.n + col, sizeof e);
+          e += a_row_exponents[k];
+          largest = e > largest ? e : largest;
+        }
+        // Every term is below 2^(largest + 2), so truncated it has at most 27 significant
+        // bits: the 17 terms add exactly in double, in any order (two sums, for speed).
+        const Ints8 q = largest - kBlockFractionBits;
+        Doubles8 sums[2] = {acc, Doubles8{}};
+        truncate_below(sums[0], q);
+        for (uint32_t k = k0; k < k0 + count; ++k) {
+          Doubles8 products;
+          std::memcpy(&products, b + size_t{k} * dims.n + col, sizeof products);
+          products *= a_row[k];
+          truncate_below(products, q);
+          sums[k & 1] += products;
+        }
+        Doubles8 sum = sums[0] + sums[1];
+        sum = sum == 0 ? Doubles8{} : sum;  // -0 only from zeros alone
+        round_to_f32_toward_zero(sum);
+        if (largest_lane(largest) >= kNonFinite) {
+          for (uint32_t i = 0; i < 8; ++i) {
+            if (largest[i] >= kNonFinite)
+              sum[i] = non_finite_block_sum(acc[i], a_row + k0, b + size_t{k0} * dims.n + col + i, dims.n, count);
+          }
+        }
+        acc = sum;
+      }
+      for (uint32_t i = 0; i < 8; ++i) d[size_t{row} * dims.n + col + i] = f32_bits(acc[i]);
+    }
+  }
+}
+
+// The inputs' fields as the tensor core reads them. (Each comparison is the condition of a
+// ?: of its own: GCC then makes vector selects of them.)
+void decode_inputs(FloatFields f, size_t count, uint64_t* values,
+                                                                      int64_t* exponents) {
+  const int64_t bias = (int64_t{1} << (f.exponent_bits - 1)) - 1, all_ones = (int64_t{1} << f.exponent_bits) - 1;
+  const uint64_t fraction_mask = (uint64_t{1} << f.fraction_bits) - 1;
+  const uint64_t kept = ~((uint64_t{1} << f.low_ignored) - 1);
+  const double subnormal_scale = std::ldexp(1.0, static_cast<int>(1 - bias - f.fraction_bits));
+  for (size_t i = 0; i < count; i += 8) {
+    Bits8 bits;
+    std::memcpy(&bits, values + i, sizeof bits);
+    bits &= kept;
+    const Bits8 sign = (bits >> (f.fraction_bits + f.exponent_bits)) << 63;
+    const Ints8 field = reinterpret_cast<Ints8>((bits >> f.fraction_bits) & all_ones);
+    const Ints8 fraction = reinterpret_cast<Ints8>(bits & fraction_mask);
+    // Normal (and infinite or NaN): the fields widened; subnormal: the fraction times 2^(1 - bias - fraction_bits).
+    const Ints8 widened_field = field == all_ones ? Ints8{} + 0x7ff : field + (1023 - bias);
+    const Ints8 nan_quiet_bit = fraction != 0 ? Ints8{} + (int64_t{1} << 51) : Ints8{};
+    const Ints8 quiet = field == all_ones ? nan_quiet_bit : Ints8{};
+    const Ints8 normal = widened_field << 52 | fraction << (52 - f.fraction_bits) | quiet;
+    const Doubles8 scaled = __builtin_convertvector(fraction, Doubles8) * subnormal_scale;
+    const Bits8 decoded = sign | reinterpret_cast<Bits8>(field == 0 ? reinterpret_cast<Ints8>(scaled) : normal);
+    std::memcpy(values + i, &decoded, sizeof decoded);
+    if (exponents == nullptr) continue;
+    const Ints8 zero_or_subnormal = fraction == 0 ? Ints8{} + kZeroExponent : Ints8{} + (1 - bias);
+    const Ints8 other = field == all_ones ? Ints8{} + kNonFiniteExponent : field - bias;
+    const Ints8 exponent = field == 0 ? zero_or_subnormal : other;
+    std::memcpy(exponents + i, &exponent, sizeof exponent);
+  }
+}
+
+
+}  // namespace
+
+const MatrixProductKernels kKernels = {decode_inputs, block_fma_products};
+
+}  // namespace cucpu::jit::CUCPU_KERNELS_ISA
