@@ -9,7 +9,7 @@
 namespace cucpu::exec {
 namespace {
 
-using WarpStepFn = void (*)(void* const* lanes, uint32_t members);
+using WarpStepFn = void (*)(void* const* lanes, uint32_t members, uint32_t stride);
 
 // Offers: value = the lane's buffer, argument = the step function (the same for all).
 void combine_step(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint64_t (&results)[kWarpSize],
@@ -20,7 +20,7 @@ void combine_step(uint32_t members, const WarpOffer (&offers)[kWarpSize], uint64
     results[lane] = 0;
   }
   const uint32_t first = static_cast<uint32_t>(__builtin_ctz(members));
-  reinterpret_cast<WarpStepFn>(offers[first].argument)(lanes, members);
+  reinterpret_cast<WarpStepFn>(offers[first].argument)(lanes, members, 1);  // each lane's own buffer
 }
 
 }  // namespace

@@ -99,6 +99,7 @@ class BlockFunctionBuilder {
   bool emit_memory(const ptx::Instruction& inst);  // warp_memory.cpp
   llvm::Value* lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run);
   void emit_activemask(const ptx::Instruction& inst);
+  void emit_warp_step(const ptx::Instruction& inst);  // warp_collective_lowering.cpp
   llvm::Value* active_mask_for(const ptx::Instruction& inst, llvm::BasicBlock*& skip_to);
   template <typename Body>
   void for_each_lane(llvm::Value* mask, Body body);
@@ -173,6 +174,7 @@ class BlockFunctionBuilder {
   llvm::AllocaInst* direct_start_ = nullptr;
   llvm::AllocaInst* direct_target_ = nullptr;
   llvm::Value* regs_ = nullptr;  // the register file (noalias)
+  llvm::AllocaInst* warp_step_buffer_ = nullptr;  // emit_warp_step's slots, 32 lanes each
 
   std::vector<llvm::BasicBlock*> block_bb_;
   std::vector<uint8_t> candidate_;       // per block: may have queued lanes

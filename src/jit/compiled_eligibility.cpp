@@ -3,8 +3,8 @@
 // of spin loops (yields, so that lanes waiting for others let them run), but it cannot park
 // lanes inside a called function (the callee runs one lane at a time), nor wait for other
 // blocks or grids (cluster barriers, device-side synchronisation). Other limits of this
-// version: nanosleep and mbarrier waits, bar.arrive, guarded barriers, tensor-core
-// instructions (their lanes exchange fragments) and alloca.
+// version: nanosleep and mbarrier waits, bar.arrive, guarded barriers, wgmma (a warpgroup's
+// four warps exchange fragments) and alloca.
 #include <fmt/format.h>
 
 #include <set>
@@ -53,13 +53,8 @@ std::string instruction_obstacle(const ModuleLowering& m, const ptx::Instruction
       if (inst.q.barrier == ptx::BarrierMode::Arrive) return at_line(inst, "bar.arrive");
       if (inst.guard && (is_barrier(inst) || is_warp_collective(inst))) return at_line(inst, "a guarded barrier");
       return {};
-    case ptx::Opcode::Wmma:
-    case ptx::Opcode::Mma:
-    case ptx::Opcode::Ldmatrix:
-    case ptx::Opcode::Stmatrix:
-    case ptx::Opcode::Movmatrix:
     case ptx::Opcode::Wgmma:
-      return at_line(inst, "a tensor-core instruction");
+      return at_line(inst, "wgmma");
     case ptx::Opcode::Alloca:
     case ptx::Opcode::Stacksave:
     case ptx::Opcode::Stackrestore:

@@ -203,6 +203,23 @@ bool lower_async_copy(FunctionLowering& fl, const ptx::Instruction& inst);
 bool lower_async_proxy(FunctionLowering& fl, const ptx::Instruction& inst);
 // wmma, mma, ldmatrix, stmatrix, movmatrix.
 bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst);
+
+// A tensor-core instruction as a step of the whole warp (wmma, mma, ldmatrix, stmatrix,
+// movmatrix): what each lane puts in its buffer of 64-bit slots (matrix_fragments.h), the
+// helper that runs once for the warp on every lane's buffer, and what each lane takes back.
+struct WarpStepOperands {
+  const char* helper = nullptr;  // void helper(void* const* lanes, uint32_t members, uint32_t stride)
+  bool meets = true;             // the lanes need each other's data (not wmma.load / wmma.store)
+  uint32_t operation = 0;        // on fibers, lanes meet only at the same operation
+  std::vector<std::pair<uint32_t, uint64_t>> constants;              // slot, a value every lane stores
+  std::vector<std::pair<uint32_t, const ptx::Operand*>> offered;     // slot, a register, immediate or sink
+  const ptx::Operand* address = nullptr;  // ldmatrix / stmatrix: slot 0 gets its host address
+  ptx::StateSpace space = ptx::StateSpace::Generic;
+  std::vector<std::pair<uint32_t, const ptx::Operand*>> results;     // slot, a register or sink
+};
+bool is_warp_step(const ptx::Instruction& inst);
+// False, after fl.fail, when the instruction is malformed or not a warp step.
+bool describe_warp_step(FunctionLowering& fl, const ptx::Instruction& inst, WarpStepOperands& step);
 // tex, tld4, txq, suld, sust, suq with object handles (lower_texture.cpp).
 bool lower_texture(FunctionLowering& fl, const ptx::Instruction& inst);
 

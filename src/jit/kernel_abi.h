@@ -180,11 +180,19 @@ struct CompiledBlockCode {
 //   void     __cucpu_compiled_collective_results(CompiledBlockFrame*, uint32_t warp, uint32_t lanes,
 //                                                uint64_t* results)
 //              the results of parked lanes whose collective completed since
+//   void     __cucpu_jit_compiled_warp_step(void (*step)(void* const*, uint32_t, uint32_t),
+//                                           const uint32_t* table, uint32_t entries, uint8_t* file,
+//                                           uint64_t* buffer, uint32_t members)
+//              a tensor-core warp step (jit/tensor_core_helpers.cpp): the registers the table names
+//              (slot | bytes per lane << 8 | result << 16, then the offset in the warp's file)
+//              copied into `buffer` (slot s of lane l at s * 32 + l, the other operands already
+//              there), `step` run with stride 32, the named results copied back for `members`
 enum class WarpCombineKind : uint32_t { Shuffle, Vote, Match, Elect, Nothing, Redux };
 constexpr const char* kCompiledSettle = "__cucpu_compiled_settle";
 constexpr const char* kCompiledEnterLane = "__cucpu_compiled_enter_lane";
 constexpr const char* kCompiledLeaveDirect = "__cucpu_compiled_leave_direct";
 constexpr const char* kCompiledUnsupported = "__cucpu_compiled_unsupported";
+constexpr const char* kCompiledWarpStep = "__cucpu_jit_compiled_warp_step";
 constexpr const char* kWarpCombine = "__cucpu_warp_combine";
 constexpr const char* kCompiledCollective = "__cucpu_compiled_collective";
 constexpr const char* kCompiledCollectiveResults = "__cucpu_compiled_collective_results";
@@ -215,9 +223,12 @@ constexpr const char* kCompiledCollectiveResults = "__cucpu_compiled_collective_
 //   void     __cucpu_bar_warp_sync(ThreadContext*, uint32_t membermask)
 //   uint64_t __cucpu_elect_sync(ThreadContext*, uint32_t membermask)   d = the leader's lane
 //   void     __cucpu_warp_step(ThreadContext*, uint32_t membermask, void* lane_data,
-//                              void (*step)(void* const* lanes, uint32_t members), uint32_t operation)
+//                              void (*step)(void* const* lanes, uint32_t members, uint32_t stride),
+//                              uint32_t operation)
 //              the member lanes meet; `step` runs once with every member's lane_data (the
-//              others null); lanes meet only at the same operation (tensor-core instructions)
+//              others null) and stride 1 (the compiled block strategy calls it itself, with
+//              slot s of every lane's buffer together: stride 32); lanes meet only at the
+//              same operation (tensor-core instructions)
 // Thread block clusters (lower_cluster.cpp, exec/cluster_runner.cpp):
 //   void     __cucpu_cluster_arrive(ThreadContext*)   barrier.cluster.arrive (any form)
 //   void     __cucpu_cluster_wait(ThreadContext*)     barrier.cluster.wait: until every non-exited

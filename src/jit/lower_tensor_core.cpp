@@ -2,12 +2,14 @@
 // wmma.mma, mma.sync, ldmatrix, stmatrix and movmatrix.
 //
 // A lane's fragment registers go to a buffer of 64-bit slots on its stack
-// (matrix_fragments.h). wmma.load / wmma.store need only the lane's own elements: the
-// helpers __cucpu_jit_wmma_load / _store move them between the buffer and memory. The
-// others need every lane's data: the lane hands its buffer to the executor's
-// __cucpu_warp_step, which runs __cucpu_jit_mma (or __cucpu_jit_matrix_move) once for
-// the whole warp; each lane then reads its results back from its buffer. Kernels with
-// these instructions run on fibers, like every warp collective.
+// (matrix_fragments.h); describe_warp_step says what goes in and comes out, and which
+// helper (tensor_core_helpers.cpp) runs on the buffers. wmma.load / wmma.store need only
+// the lane's own elements: on fibers the lane runs __cucpu_jit_wmma_memory for itself. The
+// others need every lane's data: on fibers the lane hands its buffer to the executor's
+// __cucpu_warp_step, which runs __cucpu_jit_mma (or __cucpu_jit_matrix_move) once for the
+// whole warp, and each lane then reads its results back from its buffer. The compiled block
+// strategy fills every lane's buffer itself and calls the helper once for the warp
+// (warp_collective_lowering.cpp).
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -46,28 +48,20 @@ llvm::Value* slot_pointer(FunctionLowering& fl, llvm::Value* buffer, uint32_t sl
   return fl.b.CreateConstGEP1_32(fl.b.getInt64Ty(), buffer, slot);
 }
 
-// Stores each register's bits, zero-extended, into slots first, first + 1, ...
-void store_fragment(FunctionLowering& fl, llvm::Value* buffer, uint32_t first,
-                    const std::vector<const ptx::Operand*>& registers) {
+// One register's bits (an immediate's, or 0 for a sink), zero-extended, into a slot.
+void store_slot(FunctionLowering& fl, llvm::Value* buffer, uint32_t slot, const ptx::Operand& op) {
   auto& b = fl.b;
-  for (size_t i = 0; i < registers.size(); ++i) {
-    const ptx::Operand& op = *registers[i];
-    llvm::Value* bits = op.kind == ptx::Operand::Kind::Register ? fl.read_register_bits(op.reg)
-                        : op.kind == ptx::Operand::Kind::Immediate ? b.getInt64(op.imm)
-                                                                   : b.getInt64(0);
-    b.CreateStore(fl.resize_int(bits, 64, false), slot_pointer(fl, buffer, first + static_cast<uint32_t>(i)));
-  }
+  llvm::Value* bits = op.kind == ptx::Operand::Kind::Register    ? fl.read_register_bits(op.reg)
+                      : op.kind == ptx::Operand::Kind::Immediate ? b.getInt64(op.imm)
+                                                                 : b.getInt64(0);
+  b.CreateStore(fl.resize_int(bits, 64, false), slot_pointer(fl, buffer, slot));
 }
 
-void load_fragment(FunctionLowering& fl, llvm::Value* buffer, uint32_t first,
-                   const std::vector<const ptx::Operand*>& registers) {
-  auto& b = fl.b;
-  for (size_t i = 0; i < registers.size(); ++i) {
-    const ptx::Operand& op = *registers[i];
-    if (op.kind != ptx::Operand::Kind::Register) continue;
-    llvm::Value* slot = b.CreateLoad(b.getInt64Ty(), slot_pointer(fl, buffer, first + static_cast<uint32_t>(i)));
-    fl.write_register_bits(op.reg, fl.resize_int(slot, fl.register_bits(op.reg), false));
-  }
+// A register from a slot (nothing for a sink).
+void load_slot(FunctionLowering& fl, llvm::Value* buffer, uint32_t slot, const ptx::Operand& op) {
+  if (op.kind != ptx::Operand::Kind::Register) return;
+  llvm::Value* bits = fl.b.CreateLoad(fl.b.getInt64Ty(), slot_pointer(fl, buffer, slot));
+  fl.write_register_bits(op.reg, fl.resize_int(bits, fl.register_bits(op.reg), false));
 }
 
 // The function's one lane buffer (kMatrixSlots slots), shared by all its tensor-core
@@ -95,17 +89,6 @@ size_t fragment_registers(const MatrixForm& form, MatrixOperand operand, Type ty
   if (is_wmma && type == Type::F16 && operand != MatrixOperand::C) return 8;
   const size_t elements = product_elements_per_lane(form, operand);
   return std::max<size_t>(1, elements / elements_per_register(type));
-}
-
-// Runs `step` (a helper of tensor_core_helpers.cpp) once for the warp with every lane's buffer.
-void warp_step(FunctionLowering& fl, llvm::Value* buffer, const char* step, uint32_t operation) {
-  auto& b = fl.b;
-  llvm::Type* step_args[] = {fl.ptr_type(), b.getInt32Ty()};
-  llvm::FunctionCallee helper = fl.runtime_function(step, b.getVoidTy(), step_args);
-  llvm::Type* args[] = {fl.ptr_type(), b.getInt32Ty(), fl.ptr_type(), fl.ptr_type(), b.getInt32Ty()};
-  b.CreateCall(fl.runtime_function(kWarpStep, b.getVoidTy(), args),
-               {fl.thread_context, b.getInt32(0xffffffffu), buffer, helper.getCallee(), b.getInt32(operation)});
-  fl.waits_for_other_threads = true;
 }
 
 bool is_f16_pair_input(Type d, Type c) {
@@ -157,10 +140,18 @@ bool valid_product(ptx::Shape shape, const MatrixForm& f) {
   }
 }
 
+// Each register of a fragment into slots first, first + 1, ...
+void offer(WarpStepOperands& step, uint32_t first, const std::vector<const ptx::Operand*>& registers) {
+  for (size_t i = 0; i < registers.size(); ++i) step.offered.emplace_back(first + static_cast<uint32_t>(i), registers[i]);
+}
+void take_back(WarpStepOperands& step, uint32_t first, const std::vector<const ptx::Operand*>& registers) {
+  for (size_t i = 0; i < registers.size(); ++i) step.results.emplace_back(first + static_cast<uint32_t>(i), registers[i]);
+}
+
 // wmma.mma / mma.sync d, a, b, c.
-void lower_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_wmma) {
+bool describe_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_wmma, WarpStepOperands& step) {
   const ptx::Qualifiers& q = inst.q;
-  if (!fl.expect_operands(inst, 4)) return;
+  if (!fl.expect_operands(inst, 4)) return false;
   MatrixForm form;
   form.shape = q.shape;
   form.satfinite = q.satfinite;
@@ -168,7 +159,7 @@ void lower_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_w
   if (q.b_type == Type::None) {  // wmma .dtype.ctype: f16 inputs
     if (!is_wmma || !is_f16_pair_input(q.type, q.src_type)) {
       fl.fail("expected the types d.a.b.c (or wmma's d.c with f16 inputs)");
-      return;
+      return false;
     }
     form.a = form.b = Type::F16;
     form.d = q.type;
@@ -181,28 +172,28 @@ void lower_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_w
   }
   if (!valid_product(q.shape, form) || (is_wmma && is_quad_pair_form(form))) {
     fl.fail("this shape and combination of types is not a tensor-core product of sm_90");
-    return;
+    return false;
   }
   if ((form.a == Type::B1) != (form.bit_op != ptx::BoolOp::None) || form.bit_op == ptx::BoolOp::Or) {
     fl.fail(".b1 products take .xor.popc or .and.popc, and only they do");
-    return;
+    return false;
   }
   if (!is_wmma && is_quad_pair_form(form)) {
     // The quad-pair form takes any layouts of A and B, and its fragments follow them.
     if (q.layout == ptx::Layout::None || q.layout_b == ptx::Layout::None) {
       fl.fail("mma.m8n8k4 with .f16 names the layouts of A and B (.row or .col each)");
-      return;
+      return false;
     }
     form.a_column_major = q.layout == ptx::Layout::Col;
     form.b_column_major = q.layout_b == ptx::Layout::Col;
   } else if (!is_wmma && (q.layout != ptx::Layout::Row || q.layout_b != ptx::Layout::Col) &&
              !(form.a == Type::F64 && q.shape == ptx::Shape::M8n8k4)) {
     fl.fail("mma.sync takes .row.col");
-    return;
+    return false;
   }
   if (is_wmma && (q.layout == ptx::Layout::None || q.layout_b == ptx::Layout::None)) {
     fl.fail("wmma.mma names the layouts of A and B");
-    return;
+    return false;
   }
   auto d = vector_elements(fl, inst.operands[0]);
   auto a = vector_elements(fl, inst.operands[1]);
@@ -212,27 +203,29 @@ void lower_product(FunctionLowering& fl, const ptx::Instruction& inst, bool is_w
       !expect_registers(fl, b, fragment_registers(form, MatrixOperand::B, form.b, is_wmma), "B") ||
       !expect_registers(fl, c, fragment_registers(form, MatrixOperand::C, form.c, is_wmma), "C") ||
       !expect_registers(fl, d, fragment_registers(form, MatrixOperand::C, form.d, is_wmma), "D")) {
-    return;
+    return false;
   }
-  llvm::Value* buffer = lane_buffer(fl);
-  store_fragment(fl, buffer, kSlotA, a);
-  store_fragment(fl, buffer, kSlotB, b);
-  store_fragment(fl, buffer, kSlotC, c);
+  offer(step, kSlotA, a);
+  offer(step, kSlotB, b);
+  offer(step, kSlotC, c);
   const uint64_t encoded = encode(form);
-  fl.b.CreateStore(fl.b.getInt64(encoded), slot_pointer(fl, buffer, kSlotForm));
-  warp_step(fl, buffer, "__cucpu_jit_mma", static_cast<uint32_t>(encoded));
-  load_fragment(fl, buffer, kSlotD, d);
+  step.constants.emplace_back(kSlotForm, encoded);
+  step.helper = "__cucpu_jit_mma";
+  step.operation = static_cast<uint32_t>(encoded);
+  take_back(step, kSlotD, d);
+  return true;
 }
 
-// wmma.load.{a,b,c} r, [p]{, stride} / wmma.store.d [p], r{, stride}.
-void lower_wmma_memory(FunctionLowering& fl, const ptx::Instruction& inst) {
-  auto& b = fl.b;
+// wmma.load.{a,b,c} r, [p]{, stride} / wmma.store.d [p], r{, stride}: each lane moves its
+// own elements (no lane waits for another): slot 0 its address, 1 its stride, 2 the form,
+// 3 the number of registers | 1 << 32 for a store, 4... the registers.
+bool describe_wmma_memory(FunctionLowering& fl, const ptx::Instruction& inst, WarpStepOperands& step) {
   const ptx::Qualifiers& q = inst.q;
   const bool load = q.operation == ptx::Operation::Load;
   if (inst.operands.size() != 2 && inst.operands.size() != 3) {
     fl.fail(load ? "expected the fragment, [address] and an optional stride"
                  : "expected [address], the fragment and an optional stride");
-    return;
+    return false;
   }
   MatrixForm form;
   form.shape = q.shape;
@@ -243,76 +236,113 @@ void lower_wmma_memory(FunctionLowering& fl, const ptx::Instruction& inst) {
     case ptx::Fragment::B: form.operand = MatrixOperand::B; break;
     case ptx::Fragment::C:
     case ptx::Fragment::D: form.operand = MatrixOperand::C; break;
-    default: fl.fail("wmma.load/store names its matrix (.a, .b, .c or .d)"); return;
+    default: fl.fail("wmma.load/store names its matrix (.a, .b, .c or .d)"); return false;
   }
   if (load == (q.fragment == ptx::Fragment::D) || q.layout == ptx::Layout::None) {
     fl.fail(load ? "wmma.load takes .a, .b or .c and a layout" : "wmma.store takes .d and a layout");
-    return;
+    return false;
   }
   const MatrixDims dims = matrix_dims(q.shape);
   if (dims.m == 0 || q.type == Type::None) {
     fl.fail("wmma needs an m-n-k shape and a type");
-    return;
+    return false;
   }
-  const MatrixPosition size = operand_size(dims, form.operand);
   auto registers = vector_elements(fl, inst.operands[load ? 0 : 1]);
-  if (!fl.failed()) expect_registers(fl, registers, fragment_registers(form, form.operand, q.type, true), "memory");
-  llvm::Value* base = fl.address(inst.operands[load ? 1 : 0], q.space);
-  // Without a stride, rows (or columns) follow each other: the leading dimension.
-  llvm::Value* stride = inst.operands.size() == 3 ? fl.read(inst.operands[2], Type::U32)
-                                                  : b.getInt32(form.column_major ? size.row : size.col);
-  if (fl.failed()) return;
-  llvm::Value* buffer = lane_buffer(fl);
-  llvm::Value* lane = fl.special_register(ptx::SpecialRegister::Laneid, 0);
-  llvm::Value* count = b.getInt32(static_cast<uint32_t>(registers.size()));
-  llvm::Type* args[] = {fl.ptr_type(), fl.ptr_type(), b.getInt32Ty(), b.getInt64Ty(), b.getInt32Ty(), b.getInt32Ty()};
-  if (!load) store_fragment(fl, buffer, 0, registers);
-  b.CreateCall(fl.runtime_function(load ? "__cucpu_jit_wmma_load" : "__cucpu_jit_wmma_store", b.getVoidTy(), args),
-               {buffer, base, stride, b.getInt64(encode(form)), lane, count});
-  if (load) load_fragment(fl, buffer, 0, registers);
+  if (fl.failed() || !expect_registers(fl, registers, fragment_registers(form, form.operand, q.type, true), "memory"))
+    return false;
+  step.helper = "__cucpu_jit_wmma_memory";
+  step.meets = false;
+  step.address = &inst.operands[load ? 1 : 0];
+  step.space = q.space;
+  if (inst.operands.size() == 3) {
+    step.offered.emplace_back(1, &inst.operands[2]);
+  } else {  // without a stride, rows (or columns) follow each other: the leading dimension
+    const MatrixPosition size = operand_size(dims, form.operand);
+    step.constants.emplace_back(1, form.column_major ? size.row : size.col);
+  }
+  step.constants.emplace_back(2, encode(form));
+  step.constants.emplace_back(3, registers.size() | uint64_t{load ? 0u : 1u} << 32);
+  if (load) {
+    take_back(step, 4, registers);
+  } else {
+    offer(step, 4, registers);
+  }
+  return true;
 }
 
 // ldmatrix / stmatrix / movmatrix on .m8n8 .b16 matrices.
-void lower_matrix_move(FunctionLowering& fl, const ptx::Instruction& inst) {
-  auto& b = fl.b;
+bool describe_matrix_move(FunctionLowering& fl, const ptx::Instruction& inst, WarpStepOperands& step) {
   const ptx::Qualifiers& q = inst.q;
+  if (!inst.q.sync || !inst.q.aligned) {
+    fl.fail(fmt::format("{} is .sync.aligned", ptx::spelling(inst.opcode)));
+    return false;
+  }
   if (q.shape != ptx::Shape::M8n8 || (q.type != Type::B16 && q.type != Type::None)) {
     fl.fail(fmt::format("{} supports .m8n8 .b16 matrices only", ptx::spelling(inst.opcode)));
-    return;
+    return false;
   }
   const bool move = inst.opcode == ptx::Opcode::Movmatrix;
   const uint32_t kind = inst.opcode == ptx::Opcode::Ldmatrix ? 0 : inst.opcode == ptx::Opcode::Stmatrix ? 1 : 2;
   const uint32_t matrices = move ? 1 : q.matrices;
-  if (!fl.expect_operands(inst, 2)) return;
+  if (!fl.expect_operands(inst, 2)) return false;
   if (matrices != 1 && matrices != 2 && matrices != 4) {
     fl.fail("expected .x1, .x2 or .x4");
-    return;
+    return false;
   }
   if (move && !q.trans) {
     fl.fail("movmatrix takes .trans");
-    return;
+    return false;
   }
-  llvm::Value* buffer = lane_buffer(fl);
   const uint32_t flags = matrices | (q.trans ? 1u << 8 : 0) | kind << 16;
-  b.CreateStore(b.getInt64(flags), slot_pointer(fl, buffer, 1));
-  std::vector<const ptx::Operand*> registers;
+  step.constants.emplace_back(1, flags);
+  step.helper = "__cucpu_jit_matrix_move";
+  step.operation = flags;
   if (move) {
-    registers = vector_elements(fl, inst.operands[0]);
-    store_fragment(fl, buffer, 2, vector_elements(fl, inst.operands[1]));
-  } else {
-    const ptx::Operand& address = inst.operands[kind == 0 ? 1 : 0];
-    registers = vector_elements(fl, inst.operands[kind == 0 ? 0 : 1]);
-    if (registers.size() != matrices) {
-      fl.fail(fmt::format("expected {} registers", matrices));
-      return;
-    }
-    b.CreateStore(b.CreatePtrToInt(fl.address(address, q.space), b.getInt64Ty()), slot_pointer(fl, buffer, 0));
-    if (kind == 1) store_fragment(fl, buffer, 2, registers);
+    offer(step, 2, vector_elements(fl, inst.operands[1]));
+    take_back(step, 3, vector_elements(fl, inst.operands[0]));
+    return !fl.failed();
   }
-  if (fl.failed()) return;
-  warp_step(fl, buffer, "__cucpu_jit_matrix_move", flags);
-  if (kind == 0) load_fragment(fl, buffer, 2, registers);
-  if (kind == 2) load_fragment(fl, buffer, 3, registers);
+  auto registers = vector_elements(fl, inst.operands[kind == 0 ? 0 : 1]);
+  if (registers.size() != matrices) {
+    fl.fail(fmt::format("expected {} registers", matrices));
+    return false;
+  }
+  step.address = &inst.operands[kind == 0 ? 1 : 0];
+  step.space = q.space;
+  if (kind == 1) offer(step, 2, registers);
+  if (kind == 0) take_back(step, 2, registers);
+  return !fl.failed();
+}
+
+// A warp step on fibers: the lane's buffer filled, the lanes meet in __cucpu_warp_step,
+// which runs the helper once with every lane's buffer (or, for a step whose lanes do not
+// meet, the lane runs it for itself), and the lane's results read back.
+void lower_warp_step(FunctionLowering& fl, const ptx::Instruction& inst) {
+  WarpStepOperands step;
+  if (!describe_warp_step(fl, inst, step)) return;
+  auto& b = fl.b;
+  llvm::Value* buffer = lane_buffer(fl);
+  for (const auto& [slot, value] : step.constants) b.CreateStore(b.getInt64(value), slot_pointer(fl, buffer, slot));
+  for (const auto& [slot, op] : step.offered) store_slot(fl, buffer, slot, *op);
+  if (step.address != nullptr) {
+    llvm::Value* address = fl.address(*step.address, step.space);
+    if (fl.failed()) return;
+    b.CreateStore(b.CreatePtrToInt(address, b.getInt64Ty()), slot_pointer(fl, buffer, 0));
+  }
+  llvm::Type* step_args[] = {fl.ptr_type(), b.getInt32Ty(), b.getInt32Ty()};
+  llvm::FunctionCallee helper = fl.runtime_function(step.helper, b.getVoidTy(), step_args);
+  if (!step.meets) {  // the helper, for this lane alone
+    llvm::Value* lane = fl.special_register(ptx::SpecialRegister::Laneid, 0);
+    llvm::Value* lanes = fl.entry_alloca(llvm::ArrayType::get(fl.ptr_type(), kWarpLanes), 8, "matrix.lanes");
+    b.CreateStore(buffer, b.CreateGEP(fl.ptr_type(), lanes, lane));
+    b.CreateCall(helper, {lanes, b.CreateShl(b.getInt32(1), lane), b.getInt32(1)});
+  } else {
+    llvm::Type* args[] = {fl.ptr_type(), b.getInt32Ty(), fl.ptr_type(), fl.ptr_type(), b.getInt32Ty()};
+    b.CreateCall(fl.runtime_function(kWarpStep, b.getVoidTy(), args),
+                 {fl.thread_context, b.getInt32(0xffffffffu), buffer, helper.getCallee(), b.getInt32(step.operation)});
+    fl.waits_for_other_threads = true;
+  }
+  for (const auto& [slot, op] : step.results) load_slot(fl, buffer, slot, *op);
 }
 
 void lower_wmma(FunctionLowering& fl, const ptx::Instruction& inst) {
@@ -323,9 +353,8 @@ void lower_wmma(FunctionLowering& fl, const ptx::Instruction& inst) {
   switch (inst.q.operation) {
     case ptx::Operation::Load:
     case ptx::Operation::Store:
-      return lower_wmma_memory(fl, inst);
     case ptx::Operation::Mma:
-      return lower_product(fl, inst, true);
+      return lower_warp_step(fl, inst);
     default:
       fl.fail("wmma needs .load, .store or .mma");
   }
@@ -339,22 +368,44 @@ bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst) {
       lower_wmma(fl, inst);
       return true;
     case ptx::Opcode::Mma:
-      if (!inst.q.sync || !inst.q.aligned) {
-        fl.fail("mma is .sync.aligned");
-      } else {
-        lower_product(fl, inst, false);
-      }
-      return true;
     case ptx::Opcode::Ldmatrix:
     case ptx::Opcode::Stmatrix:
     case ptx::Opcode::Movmatrix:
-      if (!inst.q.sync || !inst.q.aligned) {
-        fl.fail(fmt::format("{} is .sync.aligned", ptx::spelling(inst.opcode)));
-      } else {
-        lower_matrix_move(fl, inst);
-      }
+      lower_warp_step(fl, inst);
       return true;
     default:
+      return false;
+  }
+}
+
+bool is_warp_step(const ptx::Instruction& inst) {
+  switch (inst.opcode) {
+    case ptx::Opcode::Wmma:
+    case ptx::Opcode::Mma:
+    case ptx::Opcode::Ldmatrix:
+    case ptx::Opcode::Stmatrix:
+    case ptx::Opcode::Movmatrix: return true;
+    default: return false;
+  }
+}
+
+bool describe_warp_step(FunctionLowering& fl, const ptx::Instruction& inst, WarpStepOperands& step) {
+  switch (inst.opcode) {
+    case ptx::Opcode::Wmma:
+    case ptx::Opcode::Mma:
+      if (!inst.q.sync || !inst.q.aligned) {
+        fl.fail(fmt::format("{} is .sync.aligned", ptx::spelling(inst.opcode)));
+        return false;
+      }
+      if (inst.opcode == ptx::Opcode::Wmma && inst.q.operation != ptx::Operation::Mma)
+        return describe_wmma_memory(fl, inst, step);
+      return describe_product(fl, inst, inst.opcode == ptx::Opcode::Wmma, step);
+    case ptx::Opcode::Ldmatrix:
+    case ptx::Opcode::Stmatrix:
+    case ptx::Opcode::Movmatrix:
+      return describe_matrix_move(fl, inst, step);
+    default:
+      fl.fail("not a tensor-core warp step");
       return false;
   }
 }

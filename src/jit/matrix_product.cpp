@@ -212,13 +212,13 @@ const ProductPlan& product_plan(uint64_t encoded) {
 
 // Each member lane's elements of one operand, as bits, into `matrix` (uint64_t or int64_t).
 template <typename T>
-void gather(const OperandPlan& plan, void* const* lanes, uint32_t members, T* matrix) {
+void gather(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, T* matrix) {
   const size_t per_lane = plan.elements.size() / kWarpLanes;
   for (uint32_t left = members; left != 0; left &= left - 1) {
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(left));
     const auto* slots = static_cast<const uint64_t*>(lanes[lane]);
     const FragmentElement* e = plan.elements.data() + lane * per_lane;
-    for (size_t i = 0; i < per_lane; ++i) matrix[e[i].at] = static_cast<T>((slots[e[i].slot] >> e[i].shift) & plan.mask);
+    for (size_t i = 0; i < per_lane; ++i) matrix[e[i].at] = static_cast<T>((slots[e[i].slot * stride] >> e[i].shift) & plan.mask);
   }
 }
 
@@ -235,10 +235,10 @@ bool float_fields(Type type, FloatFields& f) {
 
 // An operand's `size` elements as doubles; `exponents`, when given, gets their
 // block_exponents.
-void gather_values(const OperandPlan& plan, void* const* lanes, uint32_t members, size_t size, double* values,
-                   int64_t* exponents) {
+void gather_values(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, size_t size,
+                   double* values, int64_t* exponents) {
   auto* bits = reinterpret_cast<uint64_t*>(values);
-  gather(plan, lanes, members, bits);
+  gather(plan, lanes, members, stride, bits);
   FloatFields f;
   if (size % 8 == 0 && float_fields(plan.type, f)) return matrix_product_kernels().decode_inputs(f, size, bits, exponents);
   for (size_t i = 0; i < size; ++i) {
@@ -247,14 +247,15 @@ void gather_values(const OperandPlan& plan, void* const* lanes, uint32_t members
   }
 }
 
-void gather_integers(const OperandPlan& plan, void* const* lanes, uint32_t members, size_t size, int64_t* integers) {
-  gather(plan, lanes, members, integers);
+void gather_integers(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, size_t size,
+                     int64_t* integers) {
+  gather(plan, lanes, members, stride, integers);
   for (size_t i = 0; i < size; ++i) integers[i] = to_integer(plan.type, static_cast<uint64_t>(integers[i]));
 }
 
 // One product of a warp's instruction (the whole warp's, or one quad pair's): `members`
 // are the lanes of the product that take part, `lanes` their buffers.
-void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, bool partial) {
+void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, bool partial) {
   const MatrixForm& form = plan.form;
   const MatrixDims& dims = plan.dims;
   // Reused per worker. Elements of lanes that are not members are 0: the matrices are
@@ -272,9 +273,9 @@ void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, boo
     prepare(ai, a_size);
     prepare(bi, b_size);
     prepare(ci, c_size);
-    gather_integers(plan.a, lanes, members, a_size, ai.data());
-    gather_integers(plan.b, lanes, members, b_size, bi.data());
-    gather_integers(plan.c, lanes, members, c_size, ci.data());
+    gather_integers(plan.a, lanes, members, stride, a_size, ai.data());
+    gather_integers(plan.b, lanes, members, stride, b_size, bi.data());
+    gather_integers(plan.c, lanes, members, stride, c_size, ci.data());
   } else {
     prepare(a, a_size);
     prepare(b, b_size);
@@ -283,13 +284,15 @@ void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, boo
       prepare(a_exponents, a_size);
       prepare(b_exponents, b_size);
     }
-    gather_values(plan.a, lanes, members, a_size, a.data(), plan.block_sums ? a_exponents.data() : nullptr);
-    gather_values(plan.b, lanes, members, b_size, b.data(), plan.block_sums ? b_exponents.data() : nullptr);
-    gather_values(plan.c, lanes, members, c_size, c.data(), nullptr);
+    gather_values(plan.a, lanes, members, stride, a_size, a.data(), plan.block_sums ? a_exponents.data() : nullptr);
+    gather_values(plan.b, lanes, members, stride, b_size, b.data(), plan.block_sums ? b_exponents.data() : nullptr);
+    gather_values(plan.c, lanes, members, stride, c_size, c.data(), nullptr);
   }
   if (plan.block_sums) {
-    matrix_product_kernels().block_fma_products(block_fma_group(form), dims, a.data(), a_exponents.data(), b.data(), b_exponents.data(),
-                       c.data(), d.data());
+    matrix_product_kernels().block_fma_products(block_fma_group(form), dims, a.data(), a_exponents.data(), b.data(),
+                                                b_exponents.data(), c.data(), d.data());
+  } else if (plan.integer && form.a != Type::B1 && dims.n % 8 == 0) {
+    matrix_product_kernels().integer_products(dims, ai.data(), bi.data(), ci.data(), form.satfinite, d.data());
   } else {
     for (uint32_t row = 0; row < dims.m; ++row) {
       for (uint32_t col = 0; col < dims.n; ++col) {
@@ -324,7 +327,7 @@ void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, boo
   // D into every member lane's D registers.
   for (const FragmentElement& e : plan.d.elements) {
     if (!(members >> e.lane & 1)) continue;
-    uint64_t& reg = static_cast<uint64_t*>(lanes[e.lane])[e.slot];
+    uint64_t& reg = static_cast<uint64_t*>(lanes[e.lane])[e.slot * stride];
     reg = (reg & ~(plan.d.mask << e.shift)) | (d[e.at] & plan.d.mask) << e.shift;
   }
 }
@@ -337,13 +340,13 @@ const MatrixProductKernels& matrix_product_kernels() {
   return kernels;
 }
 
-void matrix_product(void* const* lanes, uint32_t members) {
+void matrix_product(void* const* lanes, uint32_t members, uint32_t stride) {
   if (members == 0) return;
   const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
-  const ProductPlan& plan = product_plan(first[kSlotForm]);
+  const ProductPlan& plan = product_plan(first[kSlotForm * stride]);
   for (uint32_t product = 0; product < product_count(plan.form); ++product) {
     const uint32_t all = product_lanes(plan.form, product), group = members & all;
-    if (group != 0) multiply(plan, lanes, group, group != all);
+    if (group != 0) multiply(plan, lanes, group, stride, group != all);
   }
 }
 

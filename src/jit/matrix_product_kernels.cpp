@@ -158,8 +158,29 @@ void decode_inputs(FloatFields f, size_t count, uint64_t* values,
 }
 
 
+void integer_products(const MatrixDims& dims, const int64_t* a, const int64_t* b, const int64_t* c, bool satfinite,
+                      uint64_t* d) {
+  for (uint32_t row = 0; row < dims.m; ++row) {
+    for (uint32_t col = 0; col < dims.n; col += 8) {
+      Ints8 sum;
+      std::memcpy(&sum, c + size_t{row} * dims.n + col, sizeof sum);
+      for (uint32_t k = 0; k < dims.k; ++k) {
+        Ints8 y;
+        std::memcpy(&y, b + size_t{k} * dims.n + col, sizeof y);
+        sum += a[size_t{row} * dims.k + k] * y;
+      }
+      if (satfinite) {
+        sum = sum < INT32_MIN ? Ints8{} + INT32_MIN : sum;
+        sum = sum > INT32_MAX ? Ints8{} + INT32_MAX : sum;
+      }
+      const Bits8 bits = reinterpret_cast<Bits8>(sum) & 0xffffffffu;
+      std::memcpy(d + size_t{row} * dims.n + col, &bits, sizeof bits);
+    }
+  }
+}
+
 }  // namespace
 
-const MatrixProductKernels kKernels = {decode_inputs, block_fma_products};
+const MatrixProductKernels kKernels = {decode_inputs, block_fma_products, integer_products};
 
 }  // namespace cucpu::jit::CUCPU_KERNELS_ISA

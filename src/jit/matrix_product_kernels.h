@@ -1,6 +1,6 @@
 // The vector kernels of the tensor-core products (matrix_product.cpp): reading the inputs'
-// fields and the tensor cores' block sums, eight lanes at a time with GCC's vector
-// extensions. matrix_product_kernels.cpp is built twice, for AVX-512 hosts (x86-64-v4) and
+// fields, the tensor cores' block sums and the integer products, eight lanes at a time
+// with GCC's vector extensions. matrix_product_kernels.cpp is built twice, for AVX-512 hosts (x86-64-v4) and
 // for any x86-64, and matrix_product_kernels() picks the build the host runs. (Not
 // target_clones: GCC lowers the vector comparisons for the baseline before it clones, so
 // the clone for AVX-512 gets them lane by lane. An AVX2 build, lacking 64-bit integer
@@ -39,6 +39,11 @@ struct MatrixProductKernels {
   // n is a multiple of 8.
   void (*block_fma_products)(uint32_t group, const MatrixDims& dims, const double* a, const int64_t* a_exponents,
                              const double* b, const int64_t* b_exponents, const double* c, uint64_t* d);
+  // D (s32 bits) = A * B + C of integers (s8, u8, s4 or u4 inputs, s32 C), exact, then
+  // wrapped to s32 or, with `satfinite`, clamped to it; a is m x k and b k x n, row-major; n
+  // is a multiple of 8.
+  void (*integer_products)(const MatrixDims& dims, const int64_t* a, const int64_t* b, const int64_t* c,
+                           bool satfinite, uint64_t* d);
 };
 
 // The build of matrix_product_kernels.cpp for this host.

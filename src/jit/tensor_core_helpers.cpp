@@ -1,12 +1,15 @@
-// What generated code calls for the tensor-core instructions (lower_tensor_core.cpp):
-// wmma.load / wmma.store move one lane's fragment between its registers (64-bit slots)
-// and memory; the matrix product and ldmatrix / stmatrix / movmatrix are warp steps,
-// run once for the whole warp by the executor's __cucpu_warp_step with every lane's
-// buffer (kernel_abi.h). Fragment layouts: matrix_fragments.h.
+// What generated code calls for the tensor-core instructions (lower_tensor_core.cpp), all
+// warp steps: run once for the whole warp with every lane's buffer of 64-bit slots, by the executor's
+// __cucpu_warp_step (kernel_abi.h) on fibers, by the block function itself under the
+// compiled strategy (warp_collective_lowering.cpp); wmma.load / wmma.store move each lane's
+// own fragment between its registers and memory (on fibers a lane runs it for itself).
+// Fragment layouts: matrix_fragments.h.
 //
 // The products' arithmetic is matrix_product.cpp's.
 #include <cstdint>
 #include <cstring>
+#include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "jit/function_lowering.h"
@@ -16,156 +19,146 @@
 namespace cucpu::jit {
 namespace {
 
-using ptx::Type;
-
-// Element j of a register whose elements are `bits` wide (element_bits).
-uint64_t element_of(uint64_t reg, uint32_t bits, uint32_t j) {
-  if (bits >= 32) return reg;
-  return (reg >> (j * bits)) & ((1ull << bits) - 1);
-}
-
-void set_element(uint64_t& reg, uint32_t bits, uint32_t j, uint64_t value) {
-  if (bits >= 64) {
-    reg = value;
-    return;
-  }
-  const uint64_t mask = ((1ull << bits) - 1) << (j * bits);
-  reg = (reg & ~mask) | ((value << (j * bits)) & mask);
-}
-
 // The position of element `i` in memory, in elements from the base.
 uint64_t element_index(MatrixPosition p, uint32_t stride, bool column_major) {
   return column_major ? uint64_t{p.col} * stride + p.row : uint64_t{p.row} * stride + p.col;
 }
 
-// Sizes known to the compiler: a memcpy of a variable size is a call.
-template <typename T>
-uint64_t load_as(const uint8_t* at) {
-  T value;
-  std::memcpy(&value, at, sizeof value);
-  return value;
-}
-
-uint64_t load_element(const uint8_t* base, uint64_t index, uint32_t bits) {
-  switch (bits) {
-    case 8: return load_as<uint8_t>(base + index);
-    case 16: return load_as<uint16_t>(base + index * 2);
-    case 32: return load_as<uint32_t>(base + index * 4);
-    case 64: return load_as<uint64_t>(base + index * 8);
-    default: break;
-  }
-  const uint64_t bit = index * bits;
-  return (base[bit / 8] >> (bit % 8)) & ((1u << bits) - 1);
-}
-
-template <typename T>
-void store_as(uint8_t* at, uint64_t value) {
-  const T narrow = static_cast<T>(value);
-  std::memcpy(at, &narrow, sizeof narrow);
-}
-
-void store_element(uint8_t* base, uint64_t index, uint32_t bits, uint64_t value) {
-  switch (bits) {
-    case 8: return store_as<uint8_t>(base + index, value);
-    case 16: return store_as<uint16_t>(base + index * 2, value);
-    case 32: return store_as<uint32_t>(base + index * 4, value);
-    case 64: return store_as<uint64_t>(base + index * 8, value);
-    default: break;
-  }
-  const uint64_t bit = index * bits;
-  const uint8_t mask = static_cast<uint8_t>(((1u << bits) - 1) << (bit % 8));
-  base[bit / 8] = static_cast<uint8_t>((base[bit / 8] & ~mask) | ((value << (bit % 8)) & mask));
-}
-
-// Where every lane's wmma fragment elements lie in their matrix, for one form, operand and
-// element type: [lane * per_lane + i]. Made once per worker and form: a tensor-core kernel
-// runs these helpers millions of times, and fragment_element is arithmetic per element.
-struct ElementTableKey {
-  uint64_t form = 0;  // encode(form)
-  MatrixOperand operand = MatrixOperand::A;
-  Type type = Type::None;
-  uint32_t per_lane = 0;
-  bool operator==(const ElementTableKey&) const = default;
+// One wmma.load / wmma.store form's fragments: where each lane's elements lie in the matrix
+// ([lane * count * chunk + i]) and how wide they are. Made once per worker and form: a
+// tensor-core kernel runs these helpers millions of times, and fragment_element is
+// arithmetic per element.
+struct WmmaLayout {
+  uint64_t encoded = 0;
+  uint32_t count = 0;            // registers per lane
+  uint32_t chunk = 0, bits = 0;  // elements per register, bits per element
+  bool column_major = false;
+  std::vector<MatrixPosition> positions;
 };
 
-const MatrixPosition* element_table(const ElementTableKey& key) {
-  // A kernel uses a handful of forms: a short list searched in order.
-  thread_local std::vector<std::pair<ElementTableKey, std::vector<MatrixPosition>>> tables;
-  for (const auto& [k, table] : tables)
-    if (k == key) return table.data();
-  const MatrixDims dims = matrix_dims(decode_matrix_form(key.form).shape);
-  std::vector<MatrixPosition> table(size_t{kWarpLanes} * key.per_lane);
-  for (uint32_t lane = 0; lane < kWarpLanes; ++lane) {
-    for (uint32_t i = 0; i < key.per_lane; ++i) {
-      table[size_t{lane} * key.per_lane + i] = fragment_element(dims, key.operand, key.type, lane, i);
-    }
-  }
-  tables.emplace_back(key, std::move(table));
-  return tables.back().second.data();
+const WmmaLayout& wmma_layout(uint64_t encoded, uint32_t count) {
+  // A kernel uses a handful of forms: a short list searched in order, the last one found first.
+  thread_local std::vector<std::unique_ptr<WmmaLayout>> layouts;
+  thread_local const WmmaLayout* last = nullptr;
+  if (last != nullptr && last->encoded == encoded && last->count == count) return *last;
+  for (const auto& layout : layouts)
+    if (layout->encoded == encoded && layout->count == count) return *(last = layout.get());
+  const MatrixForm form = decode_matrix_form(encoded);
+  const MatrixDims dims = matrix_dims(form.shape);
+  auto layout = std::make_unique<WmmaLayout>();
+  layout->encoded = encoded;
+  layout->count = count;
+  layout->chunk = elements_per_register(form.a);
+  layout->bits = element_bits(form.a);
+  layout->column_major = form.column_major;
+  const uint32_t per_lane = count * layout->chunk;
+  for (uint32_t lane = 0; lane < kWarpLanes; ++lane)
+    for (uint32_t i = 0; i < per_lane; ++i)
+      layout->positions.push_back(fragment_element(dims, form.operand, form.a, lane, i));
+  layouts.push_back(std::move(layout));
+  return *(last = layouts.back().get());
 }
 
-// wmma.load / wmma.store: the positions of `lane`'s first `elements` elements.
-const MatrixPosition* lane_positions(uint64_t encoded, const MatrixForm& form, uint32_t lane, uint32_t elements) {
-  return element_table({encoded, form.operand, form.a, elements}) + size_t{lane} * elements;
+// A lane's registers (slots[r * slot_stride]) from memory (kStore false) or into it, for
+// elements of type T (8 to 64 bits; T = void: narrower ones, bit by bit).
+template <typename T, bool kStore>
+void move_fragment(const WmmaLayout& layout, uint64_t* slots, uint32_t slot_stride, uint8_t* base, uint32_t stride,
+                   uint32_t lane) {
+  const MatrixPosition* positions = layout.positions.data() + size_t{lane} * layout.count * layout.chunk;
+  const uint32_t bits = layout.bits;
+  const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
+  for (uint32_t r = 0; r < layout.count; ++r) {
+    uint64_t reg = kStore ? slots[r * slot_stride] : 0;
+    for (uint32_t j = 0; j < layout.chunk; ++j) {
+      const uint64_t index = element_index(positions[r * layout.chunk + j], stride, layout.column_major);
+      if constexpr (std::is_void_v<T>) {
+        const uint64_t bit = index * bits;
+        uint8_t& byte = base[bit / 8];
+        if (kStore) {
+          const uint8_t in_byte = static_cast<uint8_t>(mask << (bit % 8));
+          byte = static_cast<uint8_t>((byte & ~in_byte) | (((reg >> (j * bits)) << (bit % 8)) & in_byte));
+        } else {
+          reg |= ((byte >> (bit % 8)) & mask) << (j * bits);
+        }
+      } else {
+        if (kStore) {
+          const T element = static_cast<T>(reg >> (j * bits));
+          std::memcpy(base + index * sizeof(T), &element, sizeof(T));
+        } else {
+          T element;
+          std::memcpy(&element, base + index * sizeof(T), sizeof(T));
+          reg |= uint64_t{element} << (j * bits);
+        }
+      }
+    }
+    if (!kStore) slots[r * slot_stride] = reg;
+  }
+}
+
+template <bool kStore>
+void move_fragment(const WmmaLayout& layout, uint64_t* slots, uint32_t slot_stride, uint8_t* base, uint32_t stride,
+                   uint32_t lane) {
+  switch (layout.bits) {
+    case 8: return move_fragment<uint8_t, kStore>(layout, slots, slot_stride, base, stride, lane);
+    case 16: return move_fragment<uint16_t, kStore>(layout, slots, slot_stride, base, stride, lane);
+    case 32: return move_fragment<uint32_t, kStore>(layout, slots, slot_stride, base, stride, lane);
+    case 64: return move_fragment<uint64_t, kStore>(layout, slots, slot_stride, base, stride, lane);
+    default: return move_fragment<void, kStore>(layout, slots, slot_stride, base, stride, lane);
+  }
 }
 
 }  // namespace
 }  // namespace cucpu::jit
 
-using cucpu::jit::MatrixForm;
-using cucpu::jit::MatrixOperand;
-
-// wmma.load: `count` registers of `lane`'s fragment (form.a is the element type).
-extern "C" void __cucpu_jit_wmma_load(uint64_t* slots, const uint8_t* base, uint32_t stride, uint64_t encoded,
-                                      uint32_t lane, uint32_t count) {
+// wmma.load / wmma.store (lower_tensor_core.cpp describe_wmma_memory) for each member lane,
+// on its own elements: a lane's slot s is lanes[lane][s * stride]; [0] its address, [1] its
+// stride, [2] the form (its `a` is the element type), [3] the registers | 1 << 32 for a
+// store, [4...] the registers.
+extern "C" void __cucpu_jit_wmma_memory(void* const* lanes, uint32_t members, uint32_t stride) {
   using namespace cucpu::jit;
-  const MatrixForm form = decode_matrix_form(encoded);
-  const uint32_t chunk = elements_per_register(form.a), bits = element_bits(form.a);
-  const MatrixPosition* positions = lane_positions(encoded, form, lane, count * chunk);
-  for (uint32_t r = 0; r < count; ++r) {
-    uint64_t reg = 0;
-    for (uint32_t j = 0; j < chunk; ++j) {
-      const MatrixPosition p = positions[r * chunk + j];
-      set_element(reg, bits, j, load_element(base, element_index(p, stride, form.column_major), bits));
-    }
-    slots[r] = reg;
-  }
-}
-
-extern "C" void __cucpu_jit_wmma_store(const uint64_t* slots, uint8_t* base, uint32_t stride, uint64_t encoded,
-                                       uint32_t lane, uint32_t count) {
-  using namespace cucpu::jit;
-  const MatrixForm form = decode_matrix_form(encoded);
-  const uint32_t chunk = elements_per_register(form.a), bits = element_bits(form.a);
-  const MatrixPosition* positions = lane_positions(encoded, form, lane, count * chunk);
-  for (uint32_t r = 0; r < count; ++r) {
-    for (uint32_t j = 0; j < chunk; ++j) {
-      const MatrixPosition p = positions[r * chunk + j];
-      store_element(base, element_index(p, stride, form.column_major), bits, element_of(slots[r], bits, j));
+  if (members == 0) return;
+  // The form and the register count are the instruction's: the same in every lane.
+  const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
+  const uint64_t count_and_store = first[3 * stride];
+  const WmmaLayout& layout = wmma_layout(first[2 * stride], static_cast<uint32_t>(count_and_store));
+  const bool store = (count_and_store >> 32) != 0;
+  for (uint32_t left = members; left != 0; left &= left - 1) {
+    const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(left));
+    uint64_t* slots = static_cast<uint64_t*>(lanes[lane]);
+    auto* base = reinterpret_cast<uint8_t*>(slots[0]);
+    const auto memory_stride = static_cast<uint32_t>(slots[stride]);
+    if (store) {
+      move_fragment<true>(layout, slots + 4 * stride, stride, base, memory_stride, lane);
+    } else {
+      move_fragment<false>(layout, slots + 4 * stride, stride, base, memory_stride, lane);
     }
   }
 }
 
 // The matrix products of one warp's instruction: every member lane's buffer
 // (matrix_fragments.h slots); each product (one, or one per quad pair) on its lanes.
-extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members) { cucpu::jit::matrix_product(lanes, members); }
+extern "C" void __cucpu_jit_mma(void* const* lanes, uint32_t members, uint32_t stride) {
+  cucpu::jit::matrix_product(lanes, members, stride);
+}
 
 // ldmatrix / stmatrix / movmatrix (PTX ISA 9.0 §9.7.14.5.15-17) on 8x8 matrices of b16.
 // A lane's buffer: [0] the host address of the row it supplies, [1] matrices | trans << 8
 // | kind << 16 (0 ldmatrix, 1 stmatrix, 2 movmatrix), [2..5] its registers (movmatrix: [2]
 // in, [3] out). Lane L's register for matrix m holds row L/4, columns 2(L%4) and +1
 // (transposed with .trans); the rows of matrix m are at the addresses of lanes 8m..8m+7.
-extern "C" void __cucpu_jit_matrix_move(void* const* lanes, uint32_t members) {
+// A lane's slot s is lanes[lane][s * stride].
+extern "C" void __cucpu_jit_matrix_move(void* const* lanes, uint32_t members, uint32_t stride) {
   if (members == 0) return;
-  const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
-  const uint32_t matrices = first[1] & 0xff, kind = (first[1] >> 16) & 0xff;
-  const bool trans = ((first[1] >> 8) & 1) != 0;
-  auto slots = [&](uint32_t lane) { return static_cast<uint64_t*>(lanes[lane]); };
+  // Lane `lane`'s slot s.
+  auto slot = [&](uint32_t lane, uint32_t s) -> uint64_t& { return static_cast<uint64_t*>(lanes[lane])[s * stride]; };
+  const uint64_t flags = slot(static_cast<uint32_t>(__builtin_ctz(members)), 1);
+  const uint32_t matrices = flags & 0xff, kind = (flags >> 16) & 0xff;
+  const bool trans = ((flags >> 8) & 1) != 0;
   // The address of element (row, col) of matrix m; null when its lane is not a member.
   auto element = [&](uint32_t m, uint32_t row, uint32_t col) -> uint16_t* {
     const uint32_t lane = m * 8 + row;
     if (!(members >> lane & 1)) return nullptr;
-    return reinterpret_cast<uint16_t*>(slots(lane)[0]) + col;
+    return reinterpret_cast<uint16_t*>(slot(lane, 0)) + col;
   };
   for (uint32_t lane = 0; lane < cucpu::jit::kWarpLanes; ++lane) {
     if (!(members >> lane & 1)) continue;
@@ -176,19 +169,19 @@ extern "C" void __cucpu_jit_matrix_move(void* const* lanes, uint32_t members) {
         // Element (row, col + h) of the result is (col + h, row) of the source.
         const uint32_t source_row = col + h, source_col = row, holder = source_row * 4 + source_col / 2;
         const uint32_t value = (members >> holder & 1)
-                                   ? static_cast<uint32_t>(slots(holder)[2] >> (16 * (source_col % 2))) & 0xffff
+                                   ? static_cast<uint32_t>(slot(holder, 2) >> (16 * (source_col % 2))) & 0xffff
                                    : 0;
         out |= value << (16 * h);
       }
-      slots(lane)[3] = out;
+      slot(lane, 3) = out;
       continue;
     }
     for (uint32_t m = 0; m < matrices; ++m) {
-      if (kind == 0) slots(lane)[2 + m] = 0;
+      if (kind == 0) slot(lane, 2 + m) = 0;
       for (uint32_t h = 0; h < 2; ++h) {
         uint16_t* p = trans ? element(m, col + h, row) : element(m, row, col + h);
         if (p == nullptr) continue;
-        uint64_t& reg = slots(lane)[2 + m];
+        uint64_t& reg = slot(lane, 2 + m);
         if (kind == 0) {
           reg = (reg & ~(0xffffull << (16 * h))) | (uint64_t{*p} << (16 * h));
         } else {
@@ -199,13 +192,48 @@ extern "C" void __cucpu_jit_matrix_move(void* const* lanes, uint32_t members) {
   }
 }
 
+// A warp step of the compiled block strategy (kernel_abi.h): operands from the warp's
+// register file into the buffer, the step, results back for the member lanes.
+extern "C" void __cucpu_jit_compiled_warp_step(void (*step)(void* const*, uint32_t, uint32_t), const uint32_t* table,
+                                               uint32_t entries, uint8_t* file, uint64_t* buffer, uint32_t members) {
+  constexpr uint32_t kLanes = cucpu::jit::kWarpLanes;
+  for (uint32_t e = 0; e < entries; ++e) {
+    const uint32_t what = table[2 * e], slot = what & 0xff, bytes = (what >> 8) & 0xff;
+    if ((what >> 16) != 0) continue;
+    const uint8_t* lanes = file + table[2 * e + 1];
+    uint64_t* to = buffer + size_t{slot} * kLanes;
+    for (uint32_t l = 0; l < kLanes; ++l) {
+      if (bytes == 8) {
+        std::memcpy(&to[l], lanes + l * 8, 8);
+      } else {
+        uint32_t v;
+        std::memcpy(&v, lanes + l * 4, 4);
+        to[l] = v;
+      }
+    }
+  }
+  void* lanes[kLanes];
+  for (uint32_t l = 0; l < kLanes; ++l) lanes[l] = buffer + l;
+  step(lanes, members, kLanes);
+  for (uint32_t e = 0; e < entries; ++e) {
+    const uint32_t what = table[2 * e], slot = what & 0xff, bytes = (what >> 8) & 0xff;
+    if ((what >> 16) == 0) continue;
+    uint8_t* lanes_out = file + table[2 * e + 1];
+    const uint64_t* from = buffer + size_t{slot} * kLanes;
+    for (uint32_t left = members; left != 0; left &= left - 1) {
+      const uint32_t l = static_cast<uint32_t>(__builtin_ctz(left));
+      std::memcpy(lanes_out + l * bytes, &from[l], bytes);  // little-endian: the low bytes
+    }
+  }
+}
+
 namespace cucpu::jit {
 
 RuntimeSymbols tensor_core_helper_symbols() {
   return {
-      {"__cucpu_jit_wmma_load", reinterpret_cast<void*>(&__cucpu_jit_wmma_load)},
-      {"__cucpu_jit_wmma_store", reinterpret_cast<void*>(&__cucpu_jit_wmma_store)},
+      {"__cucpu_jit_wmma_memory", reinterpret_cast<void*>(&__cucpu_jit_wmma_memory)},
       {"__cucpu_jit_mma", reinterpret_cast<void*>(&__cucpu_jit_mma)},
+      {kCompiledWarpStep, reinterpret_cast<void*>(&__cucpu_jit_compiled_warp_step)},
       {"__cucpu_jit_matrix_move", reinterpret_cast<void*>(&__cucpu_jit_matrix_move)},
   };
 }

@@ -1,10 +1,13 @@
 // Warp collectives in the compiled block function (block_function_builder.h): shfl, vote,
-// match, redux, elect, bar.warp.sync with the fiber strategy's semantics and combines.
+// match, redux, elect, bar.warp.sync with the fiber strategy's semantics and combines; the
+// tensor-core warp steps (mma, wmma.mma, ldmatrix, stmatrix, movmatrix) on the lanes that
+// run them.
 #include <fmt/format.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
 #include "jit/block_function_builder.h"
+#include "jit/matrix_fragments.h"
 
 namespace cucpu::jit::block_function {
 
@@ -358,5 +361,86 @@ void BlockFunctionBuilder::emit_collective_meeting(uint32_t b, const ptx::Instru
 }
 
 // The lowest queued block runs next with its lanes; none: the warp's run is over.
+
+// A tensor-core warp step (describe_warp_step) for the lanes that run it together, as the
+// fiber strategy's __cucpu_warp_step runs it for the lanes that meet. The executor's
+// __cucpu_jit_compiled_warp_step copies the operands into a buffer that holds slot s of
+// every lane together (s * 32 + lane), runs the helper once with stride 32 and copies the
+// results back for the lanes that ran it. Registers in the warp's register file go by a
+// constant table of their offsets (cudaTensorCoreGemm's kernel has 3600 of these steps,
+// unrolled: IR per operand made it 827,000 IR instructions and 75 s of LLVM); any other
+// operand is stored into the buffer here, and any other result read back from it. An
+// .aligned instruction is run by the whole warp, converged, in every program that defines
+// its result.
+void BlockFunctionBuilder::emit_warp_step(const ptx::Instruction& inst) {
+  auto bits_type = [](unsigned width) {
+    return width == 64 ? ptx::Type::B64 : width == 16 ? ptx::Type::B16 : width == 8 ? ptx::Type::B8 : ptx::Type::B32;
+  };
+  WarpStepOperands step;
+  if (!describe_warp_step(fl_, inst, step)) return;
+  llvm::BasicBlock* skip_to = nullptr;
+  llvm::Value* mask = active_mask_for(inst, skip_to);
+  llvm::Type* i64 = b_.getInt64Ty();
+  llvm::Type* slot_type = lanes_of(i64);
+  if (warp_step_buffer_ == nullptr)
+    warp_step_buffer_ = fl_.entry_alloca(llvm::ArrayType::get(slot_type, kMatrixSlots), 64, "warp.step");
+  auto slot = [&](uint32_t s) { return b_.CreateConstGEP1_32(slot_type, warp_step_buffer_, s); };
+  // A register the table can name: 32 lanes of 32 or 64 bits in the file.
+  auto in_file = [&](const ptx::Operand& op) {
+    if (op.kind != ptx::Operand::Kind::Register) return false;
+    const uint32_t r = op.reg, width = register_width(r);
+    return reg_local_[r] == nullptr && reg_offset_[r] != kNone && per_lane(a_.shape[r]) && (width == 32 || width == 64);
+  };
+  std::vector<uint32_t> table;  // per entry: slot | bytes per lane << 8 | result << 16, then the offset
+  auto name = [&](uint32_t s, const ptx::Operand& op, bool result) {
+    table.push_back(s | (register_width(op.reg) / 8) << 8 | (result ? 1u : 0u) << 16);
+    table.push_back(reg_offset_[op.reg]);
+  };
+  for (const auto& [s, value] : step.constants)
+    b_.CreateAlignedStore(b_.CreateVectorSplat(kLanes, b_.getInt64(value)), slot(s), llvm::Align(64));
+  for (const auto& [s, op] : step.offered) {
+    if (in_file(*op)) {
+      name(s, *op, false);
+      continue;
+    }
+    llvm::Value* bits;
+    if (op->kind == ptx::Operand::Kind::Register) {
+      bits = b_.CreateZExt(vector_read(*op, bits_type(register_width(op->reg))), slot_type);
+    } else {
+      bits = b_.CreateVectorSplat(kLanes, b_.getInt64(op->kind == ptx::Operand::Kind::Immediate ? op->imm : 0));
+    }
+    b_.CreateAlignedStore(bits, slot(s), llvm::Align(64));
+  }
+  if (step.address != nullptr) {
+    llvm::Value* addresses = lane_addresses(*step.address, step.space, false);
+    if (addresses == nullptr) {
+      fail(fmt::format("{}: an address form the compiled block strategy does not take", ptx::spelling(inst.opcode)));
+      return;
+    }
+    b_.CreateAlignedStore(b_.CreatePtrToInt(addresses, slot_type), slot(0), llvm::Align(64));
+  }
+  for (const auto& [s, op] : step.results)
+    if (in_file(*op)) name(s, *op, true);
+  auto* table_type = llvm::ArrayType::get(i32(), table.size());
+  auto* constant = new llvm::GlobalVariable(*m_.module, table_type, true, llvm::GlobalValue::PrivateLinkage,
+                                            llvm::ConstantDataArray::get(*m_.context, table), "warp.step.table");
+  llvm::Value* file = b_.CreateGEP(
+      b_.getInt8Ty(), regs_, b_.CreateMul(b_.CreateZExt(warp_index(), i64), b_.getInt64(register_stride_)));
+  llvm::Type* helper_params[] = {fl_.ptr_type(), i32(), i32()};
+  llvm::Value* helper = runtime(step.helper, b_.getVoidTy(), helper_params).getCallee();
+  llvm::Type* params[] = {fl_.ptr_type(), fl_.ptr_type(), i32(), fl_.ptr_type(), fl_.ptr_type(), i32()};
+  b_.CreateCall(runtime(kCompiledWarpStep, b_.getVoidTy(), params),
+                {helper, constant, c32(table.size() / 2), file, warp_step_buffer_, mask});
+  for (const auto& [s, op] : step.results) {
+    if (op->kind != ptx::Operand::Kind::Register || in_file(*op)) continue;
+    llvm::Value* bits = b_.CreateAlignedLoad(slot_type, slot(s), llvm::Align(64));
+    const unsigned width = register_width(op->reg);
+    vector_write(*op, bits_type(width), b_.CreateTrunc(bits, lanes_of(fl_.int_type(width))), mask);
+  }
+  if (skip_to != nullptr) {
+    b_.CreateBr(skip_to);
+    b_.SetInsertPoint(skip_to);
+  }
+}
 
 }  // namespace cucpu::jit::block_function

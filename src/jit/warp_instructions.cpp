@@ -111,6 +111,7 @@ void BlockFunctionBuilder::emit_instruction(uint32_t statement) {
   fl_.current_statement = statement;
   const StatementAccess& acc = access_.at(statement);
   if (inst.opcode == ptx::Opcode::Activemask) return emit_activemask(inst);
+  if (is_warp_step(inst)) return emit_warp_step(inst);
   // Uniform results from uniform (or lane-aligned: warp_analysis.h) operands: once per warp.
   bool uniform = acts_once_per_warp(inst);
   if (!acc.writes.empty()) {
