@@ -110,8 +110,8 @@ void block_fma_products(
           truncate_below(products, q);
           sums[k & 1] += products;
         }
+        // Zeros alone give +0 whatever their signs: sums[1] starts at +0.
         Doubles8 sum = sums[0] + sums[1];
-        sum = sum == 0 ? Doubles8{} : sum;  // -0 only from zeros alone
         round_to_f32_toward_zero(sum);
         if (largest_lane(largest) >= kNonFinite) {
           for (uint32_t i = 0; i < 8; ++i) {
