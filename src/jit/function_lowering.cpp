@@ -599,4 +599,21 @@ llvm::FunctionType* ptx_function_type(llvm::LLVMContext& context, const ptx::Fun
   return llvm::FunctionType::get(llvm::Type::getVoidTy(context), params, false);
 }
 
+ptx::Type bits_type(unsigned bits) {
+  switch (bits) {
+    case 8:
+      return ptx::Type::B8;
+    case 16:
+      return ptx::Type::B16;
+    case 32:
+      return ptx::Type::B32;
+    case 64:
+      return ptx::Type::B64;
+    case 128:
+      return ptx::Type::B128;
+    default:
+      return ptx::Type::None;
+  }
+}
+
 }  // namespace cucpu::jit

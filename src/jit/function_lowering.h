@@ -223,6 +223,9 @@ bool describe_warp_step(FunctionLowering& fl, const ptx::Instruction& inst, Warp
 // tex, tld4, txq, suld, sust, suq with object handles (lower_texture.cpp).
 bool lower_texture(FunctionLowering& fl, const ptx::Instruction& inst);
 
+// .b8 .. .b128 by width in bits; None for other widths (function_lowering.cpp).
+ptx::Type bits_type(unsigned bits);
+
 // One instruction by its family's lowering, without its guard (translate_function.cpp).
 void lower_instruction(FunctionLowering& fl, const ptx::Instruction& inst);
 

@@ -14,23 +14,6 @@
 namespace cucpu::jit {
 namespace {
 
-ptx::Type bits_type(unsigned bits) {
-  switch (bits) {
-    case 8:
-      return ptx::Type::B8;
-    case 16:
-      return ptx::Type::B16;
-    case 32:
-      return ptx::Type::B32;
-    case 64:
-      return ptx::Type::B64;
-    case 128:
-      return ptx::Type::B128;
-    default:
-      return ptx::Type::None;
-  }
-}
-
 llvm::AtomicOrdering ordering_of(ptx::Semantics sem) {
   switch (sem) {
     case ptx::Semantics::Relaxed:

@@ -64,14 +64,18 @@ void load_slot(FunctionLowering& fl, llvm::Value* buffer, uint32_t slot, const p
   fl.write_register_bits(op.reg, fl.resize_int(bits, fl.register_bits(op.reg), false));
 }
 
-// The function's one lane buffer (kMatrixSlots slots), shared by all its tensor-core
-// instructions: a kernel with thousands of them keeps a small frame.
-llvm::Value* lane_buffer(FunctionLowering& fl) {
-  constexpr const char* kName = "matrix.lane";
+// The function's one entry alloca named `name`: shared by all its tensor-core instructions,
+// so that a kernel with thousands of them keeps a small frame.
+llvm::Value* shared_entry_alloca(FunctionLowering& fl, llvm::Type* type, const char* name) {
   for (llvm::Instruction& i : fl.llvm_fn->getEntryBlock()) {
-    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a != nullptr && a->getName() == kName) return a;
+    if (auto* a = llvm::dyn_cast<llvm::AllocaInst>(&i); a != nullptr && a->getName() == name) return a;
   }
-  return fl.entry_alloca(llvm::ArrayType::get(fl.b.getInt64Ty(), kMatrixSlots), 8, kName);
+  return fl.entry_alloca(type, 8, name);
+}
+
+// The lane's buffer (kMatrixSlots slots).
+llvm::Value* lane_buffer(FunctionLowering& fl) {
+  return shared_entry_alloca(fl, llvm::ArrayType::get(fl.b.getInt64Ty(), kMatrixSlots), "matrix.lane");
 }
 
 // Fails unless a fragment has `expected` registers.
@@ -140,12 +144,10 @@ bool valid_product(ptx::Shape shape, const MatrixForm& f) {
   }
 }
 
-// Each register of a fragment into slots first, first + 1, ...
-void offer(WarpStepOperands& step, uint32_t first, const std::vector<const ptx::Operand*>& registers) {
-  for (size_t i = 0; i < registers.size(); ++i) step.offered.emplace_back(first + static_cast<uint32_t>(i), registers[i]);
-}
-void take_back(WarpStepOperands& step, uint32_t first, const std::vector<const ptx::Operand*>& registers) {
-  for (size_t i = 0; i < registers.size(); ++i) step.results.emplace_back(first + static_cast<uint32_t>(i), registers[i]);
+// Each register of a fragment to slots first, first + 1, ... (of step.offered or step.results).
+void in_slots(std::vector<std::pair<uint32_t, const ptx::Operand*>>& slots, uint32_t first,
+              const std::vector<const ptx::Operand*>& registers) {
+  for (size_t i = 0; i < registers.size(); ++i) slots.emplace_back(first + static_cast<uint32_t>(i), registers[i]);
 }
 
 // wmma.mma / mma.sync d, a, b, c.
@@ -205,14 +207,14 @@ bool describe_product(FunctionLowering& fl, const ptx::Instruction& inst, bool i
       !expect_registers(fl, d, fragment_registers(form, MatrixOperand::C, form.d, is_wmma), "D")) {
     return false;
   }
-  offer(step, kSlotA, a);
-  offer(step, kSlotB, b);
-  offer(step, kSlotC, c);
+  in_slots(step.offered, kSlotA, a);
+  in_slots(step.offered, kSlotB, b);
+  in_slots(step.offered, kSlotC, c);
   const uint64_t encoded = encode(form);
   step.constants.emplace_back(kSlotForm, encoded);
   step.helper = "__cucpu_jit_mma";
   step.operation = static_cast<uint32_t>(encoded);
-  take_back(step, kSlotD, d);
+  in_slots(step.results, kSlotD, d);
   return true;
 }
 
@@ -263,9 +265,9 @@ bool describe_wmma_memory(FunctionLowering& fl, const ptx::Instruction& inst, Wa
   step.constants.emplace_back(2, encode(form));
   step.constants.emplace_back(3, registers.size() | uint64_t{load ? 0u : 1u} << 32);
   if (load) {
-    take_back(step, 4, registers);
+    in_slots(step.results, 4, registers);
   } else {
-    offer(step, 4, registers);
+    in_slots(step.offered, 4, registers);
   }
   return true;
 }
@@ -273,10 +275,6 @@ bool describe_wmma_memory(FunctionLowering& fl, const ptx::Instruction& inst, Wa
 // ldmatrix / stmatrix / movmatrix on .m8n8 .b16 matrices.
 bool describe_matrix_move(FunctionLowering& fl, const ptx::Instruction& inst, WarpStepOperands& step) {
   const ptx::Qualifiers& q = inst.q;
-  if (!inst.q.sync || !inst.q.aligned) {
-    fl.fail(fmt::format("{} is .sync.aligned", ptx::spelling(inst.opcode)));
-    return false;
-  }
   if (q.shape != ptx::Shape::M8n8 || (q.type != Type::B16 && q.type != Type::None)) {
     fl.fail(fmt::format("{} supports .m8n8 .b16 matrices only", ptx::spelling(inst.opcode)));
     return false;
@@ -298,8 +296,8 @@ bool describe_matrix_move(FunctionLowering& fl, const ptx::Instruction& inst, Wa
   step.helper = "__cucpu_jit_matrix_move";
   step.operation = flags;
   if (move) {
-    offer(step, 2, vector_elements(fl, inst.operands[1]));
-    take_back(step, 3, vector_elements(fl, inst.operands[0]));
+    in_slots(step.offered, 2, vector_elements(fl, inst.operands[1]));
+    in_slots(step.results, 3, vector_elements(fl, inst.operands[0]));
     return !fl.failed();
   }
   auto registers = vector_elements(fl, inst.operands[kind == 0 ? 0 : 1]);
@@ -309,8 +307,8 @@ bool describe_matrix_move(FunctionLowering& fl, const ptx::Instruction& inst, Wa
   }
   step.address = &inst.operands[kind == 0 ? 1 : 0];
   step.space = q.space;
-  if (kind == 1) offer(step, 2, registers);
-  if (kind == 0) take_back(step, 2, registers);
+  if (kind == 1) in_slots(step.offered, 2, registers);
+  if (kind == 0) in_slots(step.results, 2, registers);
   return !fl.failed();
 }
 
@@ -333,7 +331,7 @@ void lower_warp_step(FunctionLowering& fl, const ptx::Instruction& inst) {
   llvm::FunctionCallee helper = fl.runtime_function(step.helper, b.getVoidTy(), step_args);
   if (!step.meets) {  // the helper, for this lane alone
     llvm::Value* lane = fl.special_register(ptx::SpecialRegister::Laneid, 0);
-    llvm::Value* lanes = fl.entry_alloca(llvm::ArrayType::get(fl.ptr_type(), kWarpLanes), 8, "matrix.lanes");
+    llvm::Value* lanes = shared_entry_alloca(fl, llvm::ArrayType::get(fl.ptr_type(), kWarpLanes), "matrix.lanes");
     b.CreateStore(buffer, b.CreateGEP(fl.ptr_type(), lanes, lane));
     b.CreateCall(helper, {lanes, b.CreateShl(b.getInt32(1), lane), b.getInt32(1)});
   } else {
@@ -345,37 +343,12 @@ void lower_warp_step(FunctionLowering& fl, const ptx::Instruction& inst) {
   for (const auto& [slot, op] : step.results) load_slot(fl, buffer, slot, *op);
 }
 
-void lower_wmma(FunctionLowering& fl, const ptx::Instruction& inst) {
-  if (!inst.q.sync || !inst.q.aligned) {
-    fl.fail("wmma is .sync.aligned");
-    return;
-  }
-  switch (inst.q.operation) {
-    case ptx::Operation::Load:
-    case ptx::Operation::Store:
-    case ptx::Operation::Mma:
-      return lower_warp_step(fl, inst);
-    default:
-      fl.fail("wmma needs .load, .store or .mma");
-  }
-}
-
 }  // namespace
 
 bool lower_tensor_core(FunctionLowering& fl, const ptx::Instruction& inst) {
-  switch (inst.opcode) {
-    case ptx::Opcode::Wmma:
-      lower_wmma(fl, inst);
-      return true;
-    case ptx::Opcode::Mma:
-    case ptx::Opcode::Ldmatrix:
-    case ptx::Opcode::Stmatrix:
-    case ptx::Opcode::Movmatrix:
-      lower_warp_step(fl, inst);
-      return true;
-    default:
-      return false;
-  }
+  if (!is_warp_step(inst)) return false;
+  lower_warp_step(fl, inst);
+  return true;
 }
 
 bool is_warp_step(const ptx::Instruction& inst) {
@@ -390,23 +363,24 @@ bool is_warp_step(const ptx::Instruction& inst) {
 }
 
 bool describe_warp_step(FunctionLowering& fl, const ptx::Instruction& inst, WarpStepOperands& step) {
+  if (!is_warp_step(inst)) {
+    fl.fail("not a tensor-core warp step");
+    return false;
+  }
+  if (!inst.q.sync || !inst.q.aligned) {
+    fl.fail(fmt::format("{} is .sync.aligned", ptx::spelling(inst.opcode)));
+    return false;
+  }
   switch (inst.opcode) {
     case ptx::Opcode::Wmma:
-    case ptx::Opcode::Mma:
-      if (!inst.q.sync || !inst.q.aligned) {
-        fl.fail(fmt::format("{} is .sync.aligned", ptx::spelling(inst.opcode)));
-        return false;
+      switch (inst.q.operation) {
+        case ptx::Operation::Load:
+        case ptx::Operation::Store: return describe_wmma_memory(fl, inst, step);
+        case ptx::Operation::Mma: return describe_product(fl, inst, true, step);
+        default: fl.fail("wmma needs .load, .store or .mma"); return false;
       }
-      if (inst.opcode == ptx::Opcode::Wmma && inst.q.operation != ptx::Operation::Mma)
-        return describe_wmma_memory(fl, inst, step);
-      return describe_product(fl, inst, inst.opcode == ptx::Opcode::Wmma, step);
-    case ptx::Opcode::Ldmatrix:
-    case ptx::Opcode::Stmatrix:
-    case ptx::Opcode::Movmatrix:
-      return describe_matrix_move(fl, inst, step);
-    default:
-      fl.fail("not a tensor-core warp step");
-      return false;
+    case ptx::Opcode::Mma: return describe_product(fl, inst, false, step);
+    default: return describe_matrix_move(fl, inst, step);
   }
 }
 

@@ -31,38 +31,9 @@ namespace {
 
 using ptx::Type;
 
+// An input of the types decode_inputs does not read (f64 and fp8) as a double.
 double to_double(Type type, uint64_t bits) {
   switch (type) {
-    case Type::F16: {
-      // A finite half by its fields (the conversion is a library call on hosts without F16C).
-      const uint64_t exponent = bits >> 10 & 0x1f, fraction = bits & 0x3ff;
-      const double sign = (bits & 0x8000) != 0 ? -1.0 : 1.0;
-      if (exponent == 0) return sign * (static_cast<double>(fraction) * 0x1p-24);  // zero, subnormal
-      if (exponent != 0x1f) {
-        const uint64_t widened = (bits & 0x8000) << 48 | (exponent + 1008) << 52 | fraction << 42;
-        double v;
-        std::memcpy(&v, &widened, 8);
-        return v;
-      }
-      _Float16 h;
-      const uint16_t b16 = static_cast<uint16_t>(bits);
-      std::memcpy(&h, &b16, 2);
-      return static_cast<double>(h);
-    }
-    case Type::BF16: {
-      const uint32_t b32 = static_cast<uint32_t>(bits) << 16;
-      float f;
-      std::memcpy(&f, &b32, 4);
-      return f;
-    }
-    case Type::TF32:
-    case Type::F32: {
-      // A .tf32 operand's low 13 bits are not read (PTX ISA 9.0 §9.7.14.5).
-      const uint32_t b32 = static_cast<uint32_t>(bits) & (type == Type::TF32 ? 0xffffe000u : ~0u);
-      float f;
-      std::memcpy(&f, &b32, 4);
-      return f;
-    }
     case Type::F64: {
       double d;
       std::memcpy(&d, &bits, 8);
@@ -110,18 +81,6 @@ bool is_integer_input(Type type) {
   return type == Type::S8 || type == Type::U8 || type == Type::S4 || type == Type::U4 || type == Type::B1;
 }
 
-// The exponent of a finite nonzero double that is normal, as every value here is (an f16,
-// bf16, tf32 or f32 value, or the product of two such inputs): ilogb without the call.
-int normal_exponent(double v) {
-  uint64_t bits;
-  std::memcpy(&bits, &v, 8);
-  return static_cast<int>((bits >> 52) & 0x7ff) - 1023;
-}
-
-// The exponent a tensor core gives a finite nonzero input: its biased exponent field
-// unbiased, so a subnormal counts as the smallest normal exponent.
-int input_exponent(Type type, double v) { return std::max(normal_exponent(v), type == Type::F16 ? -14 : -126); }
-
 // The k of one block of the block sums: the whole k of an mma.sync (4, 8 or 16), and for
 // wmma the k of the instruction ptxas splits it into: m16n16k8 tf32 runs as two k = 4
 // steps (the H100's wmma tf32 output fits blocks of 4, not 8), f16 and bf16 as k = 16.
@@ -137,12 +96,6 @@ double emulated_m8n8k4_sum(double acc, const double* a_row, const double* b_col,
   for (uint32_t k = 0; k < 4; ++k)
     sum = std::fma(static_cast<float>(a_row[k]), static_cast<float>(b_col[size_t{k} * b_stride]), sum);
   return static_cast<float>(acc) + sum;
-}
-
-// The exponent the block sums count for an input of type `type`.
-int64_t block_exponent(Type type, double v) {
-  if (!std::isfinite(v)) return kNonFiniteExponent;
-  return v != 0 ? input_exponent(type, v) : kZeroExponent;
 }
 
 // An element of a lane's fragment: its lane, its register's slot in the lane's buffer,
@@ -218,7 +171,8 @@ void gather(const OperandPlan& plan, void* const* lanes, uint32_t members, uint3
     const uint32_t lane = static_cast<uint32_t>(__builtin_ctz(left));
     const auto* slots = static_cast<const uint64_t*>(lanes[lane]);
     const FragmentElement* e = plan.elements.data() + lane * per_lane;
-    for (size_t i = 0; i < per_lane; ++i) matrix[e[i].at] = static_cast<T>((slots[e[i].slot * stride] >> e[i].shift) & plan.mask);
+    for (size_t i = 0; i < per_lane; ++i)
+      matrix[e[i].at] = static_cast<T>((slots[e[i].slot * stride] >> e[i].shift) & plan.mask);
   }
 }
 
@@ -233,18 +187,16 @@ bool float_fields(Type type, FloatFields& f) {
   }
 }
 
-// An operand's `size` elements as doubles; `exponents`, when given, gets their
-// block_exponents.
+// An operand's `size` elements (a multiple of 8, as every operand of every form is) as
+// doubles; `exponents`, when given (the block sums' f16, bf16 and tf32 inputs), gets the
+// exponents the block sums count.
 void gather_values(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, size_t size,
                    double* values, int64_t* exponents) {
   auto* bits = reinterpret_cast<uint64_t*>(values);
   gather(plan, lanes, members, stride, bits);
   FloatFields f;
-  if (size % 8 == 0 && float_fields(plan.type, f)) return matrix_product_kernels().decode_inputs(f, size, bits, exponents);
-  for (size_t i = 0; i < size; ++i) {
-    values[i] = to_double(plan.type, bits[i]);
-    if (exponents != nullptr) exponents[i] = block_exponent(plan.type, values[i]);
-  }
+  if (float_fields(plan.type, f)) return matrix_product_kernels().decode_inputs(f, size, bits, exponents);
+  for (size_t i = 0; i < size; ++i) values[i] = to_double(plan.type, bits[i]);
 }
 
 void gather_integers(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, size_t size,

@@ -75,7 +75,7 @@ double non_finite_block_sum(double acc, const double* a_row, const double* b_col
 // ("Numerical behavior of NVIDIA tensor cores") with the Hopper parameters these outputs
 // show. Only zeros give +0, whatever their signs (the H200's output,
 // tests/e2e/tensor_core_special_values); infinities and NaN add in double. a is m x k and
-// b k x n, row-major, each with its inputs' block_exponents; n is a multiple of 8: eight
+// b k x n, row-major, each with its inputs' exponents (decode_inputs); n is a multiple of 8: eight
 // columns of D are one vector.
 void block_fma_products(
     uint32_t group, const MatrixDims& dims, const double* a, const int64_t* a_exponents, const double* b,

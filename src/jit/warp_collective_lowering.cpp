@@ -373,9 +373,6 @@ void BlockFunctionBuilder::emit_collective_meeting(uint32_t b, const ptx::Instru
 // .aligned instruction is run by the whole warp, converged, in every program that defines
 // its result.
 void BlockFunctionBuilder::emit_warp_step(const ptx::Instruction& inst) {
-  auto bits_type = [](unsigned width) {
-    return width == 64 ? ptx::Type::B64 : width == 16 ? ptx::Type::B16 : width == 8 ? ptx::Type::B8 : ptx::Type::B32;
-  };
   WarpStepOperands step;
   if (!describe_warp_step(fl_, inst, step)) return;
   llvm::BasicBlock* skip_to = nullptr;
