@@ -300,12 +300,38 @@ const ptx::Instruction* KernelCfg::last_instruction(const ptx::Function& functio
   return nullptr;
 }
 
+namespace {
+
+// A block whose one instruction is an unguarded ret or exit.
+bool only_exits(const ptx::Function& function, const CfgBlock& block) {
+  const ptx::Instruction* only = nullptr;
+  for (uint32_t i = block.first; i < block.end; ++i) {
+    if (function.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+    if (only != nullptr) return false;
+    only = &function.body[i].instruction;
+  }
+  return only != nullptr && !only->guard && (only->opcode == ptx::Opcode::Ret || only->opcode == ptx::Opcode::Exit);
+}
+
+}  // namespace
+
 KernelCfg build_kernel_cfg(const ptx::Function& function) {
   KernelCfg cfg;
   std::map<std::string, uint32_t> label_block;
   cfg.blocks = split_blocks(function, label_block);
   link_blocks(function, cfg.blocks, label_block);
   const uint32_t count = static_cast<uint32_t>(cfg.blocks.size());
+  // `@p bra L` where L only exits (the one `ret` nvcc puts at a kernel's end for every early
+  // return): the lanes that take it do nothing but end, as at `@p ret`, and the GPU lets them
+  // end there. A conditional exit, then, rather than a branch whose lanes wait at the `ret`
+  // for the others (which, past a barrier, would be lanes parked inside divergent code).
+  for (CfgBlock& block : cfg.blocks) {
+    if (block.how != BlockEnd::CondBranch || block.successors.size() != 2 || block.successors[0] == kNoBlock ||
+        block.successors[1] == kNoBlock || !only_exits(function, cfg.blocks[block.successors[0]]))
+      continue;
+    block.how = BlockEnd::CondExit;
+    block.successors.erase(block.successors.begin());
+  }
   // A label that names nothing (the scalar translation reports it) or a conditional
   // fall-through off the end: such an edge just ends the lanes.
   for (uint32_t b = 0; b < count; ++b) {

@@ -615,7 +615,8 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
   // are elsewhere: then every register is one value per lane.
   a.lanes_may_split = yields;
   for (uint32_t b = 0; b < block_count && !a.lanes_may_split; ++b) {
-    if (!a.varying_branch[b]) continue;
+    // Lanes leaving by a conditional exit wait nowhere; the others go on together.
+    if (!a.varying_branch[b] || cfg.blocks[b].how == BlockEnd::CondExit) continue;
     const uint32_t join = cfg.ipdom[b];
     for (uint32_t s : cfg.blocks[b].successors) {
       reach_before(cfg, s, join).for_each([&](uint32_t n) {
