@@ -82,6 +82,7 @@ class BlockFunctionBuilder {
   void bind(uint32_t r);                // FunctionLowering reads/writes a uniform register in place
   void bind_operand(const ptx::Operand& op);
   void lay_out_lane_frames();
+  void find_uniform_rounds();
 
   // --- values per lane
   llvm::Value* special_register(ptx::SpecialRegister sreg, unsigned component);
@@ -126,6 +127,11 @@ class BlockFunctionBuilder {
   void emit_collective(uint32_t b, const ptx::Instruction& inst);
   void emit_dispatch();
   void emit_stubs();
+  llvm::BasicBlock* emit_stub(uint32_t point);
+  std::vector<RegisterSet> find_regions();
+  void emit_region_rounds(const std::vector<RegisterSet>& regions);
+  void start_run();
+  llvm::Value* end_direct_round();
   void emit_round_structure();
   void emit_direct_rounds();
   void begin_run(llvm::Value* warp);
@@ -153,6 +159,13 @@ class BlockFunctionBuilder {
   bool lanes_wait_only_at_blocks_ = false;
   bool emitting_ = false;  // inside emit_block
   bool whole_warp_collectives_ = false;  // collectives_name_whole_warps()
+  // Uniform rounds (find_uniform_rounds): every round is direct, and registers the same in
+  // every thread of the block that live across barriers are kept once per block
+  // (kept_for_block_): the round's warps start from round_entry_ and leave what they
+  // computed in round_exit_, which becomes the next round's entry.
+  bool uniform_rounds_ = false;
+  std::vector<uint8_t> kept_for_block_;
+  std::vector<llvm::AllocaInst*> round_entry_, round_exit_;
   llvm::Value* lane_ = nullptr;  // Mode::Lane: the lane's number
 
   llvm::Value* frame_ = nullptr;
@@ -218,5 +231,8 @@ class BlockFunctionBuilder {
 
 // Instructions that act once for the warp whatever lanes run them: fences and hints.
 bool acts_once_per_warp(const ptx::Instruction& inst);
+
+// bar.sync 0 / barrier.sync 0 with no thread count: __syncthreads().
+bool is_plain_barrier(const ptx::Instruction& inst);
 
 }  // namespace cucpu::jit::block_function

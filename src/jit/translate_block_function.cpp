@@ -73,16 +73,28 @@ void BlockFunctionBuilder::lay_out_registers() {
   const uint64_t blocks = a_.live_in.size();
   const bool over_budget = blocks * variables > kRunLocalBudget;
   if (over_budget) run_local_.assign(a_.register_count, 0);
+  // In uniform rounds, a register the same in every thread of the block stays out of the
+  // warps' files: the round's warps share one copy (round_entry_, round_exit_).
+  kept_for_block_.assign(a_.register_count, 0);
+  uint64_t kept = 0;
+  if (uniform_rounds_) {
+    resumed.for_each([&](uint32_t r) {
+      if (!run_local_[r] || !a_.block_uniform[r] || a_.shape[r] != Shape::Uniform) return;
+      kept_for_block_[r] = 1;
+      ++kept;
+    });
+  }
   log::debug(log::Category::Jit,
              "kernel {}: {} blocks, {} registers, {} of them live at resume points, {} with a lane stride, {} with a "
-             "half-warp stride{}",
+             "half-warp stride{}{}",
              kernel_.name, blocks, variables, spilled, strided, half_strided,
-             over_budget ? " (over budget: in the register file)" : "");
+             over_budget ? " (over budget: in the register file)" : "",
+             uniform_rounds_ ? fmt::format("; uniform rounds, {} registers kept once per block", kept) : "");
   reg_offset_.assign(a_.register_count, kNone);
   uint64_t at = 0;
   for (int pass = 0; pass < 2; ++pass) {  // vectors first, then the scalars packed after them
     used.for_each([&](uint32_t r) {
-      if (run_local_[r] && !resumed.test(r)) return;
+      if ((run_local_[r] && !resumed.test(r)) || kept_for_block_[r]) return;
       const bool varying = per_lane(a_.shape[r]);
       if (varying != (pass == 0)) return;
       const unsigned width = register_width(r);
@@ -156,6 +168,10 @@ void BlockFunctionBuilder::find_written_since_resume() {
 // Registers the run has not written since it loaded them are there already.
 void BlockFunctionBuilder::spill_at_park(uint32_t point, llvm::Value* mask) {
   a_.live_in[points_[point].block].for_each([&](uint32_t r) {
+    if (kept_for_block_[r]) {
+      b_.CreateStore(b_.CreateLoad(reg_local_[r]->getAllocatedType(), reg_local_[r]), round_exit_[r]);
+      return;
+    }
     if (reg_local_[r] == nullptr || reg_offset_[r] == kNone) return;
     if (!written_by_end_[emitting_block_].test(r)) return;
     llvm::Value* file = file_slot(r);
@@ -185,6 +201,17 @@ void BlockFunctionBuilder::lay_out_lane_frames() {
   local_stride_ = static_cast<uint32_t>(align_up(std::max<uint64_t>(at, 16), 16));
 }
 
+
+// Uniform rounds: where every barrier is a plain __syncthreads that every thread of the
+// block meets alike (outside branches whose threads may part: WarpAnalysis::
+// barriers_block_uniform), lanes never wait inside divergent code and never yield, every
+// warp goes from the round's barrier to the same next one with all its live lanes (or
+// exits): each round is direct, with no record, and no check of the warp's lanes.
+void BlockFunctionBuilder::find_uniform_rounds() {
+  uniform_rounds_ = lanes_wait_only_at_blocks_ && yield_branches_.empty() && a_.barriers_block_uniform;
+  for (size_t p = 1; p < points_.size() && uniform_rounds_; ++p)
+    uniform_rounds_ = points_[p].after != nullptr && is_plain_barrier(*points_[p].after);
+}
 
 void BlockFunctionBuilder::emit_dispatch() {
   b_.SetInsertPoint(dispatch_bb_);
@@ -221,7 +248,8 @@ void BlockFunctionBuilder::emit_dispatch() {
   b_.CreateStore(next, min_pending_);
   llvm::SwitchInst* jump = b_.CreateSwitch(lowest, done);
   for (uint32_t block = 0; block < a_.cfg.blocks.size(); ++block)
-    if (queue_slot_[block] != kNone) jump->addCase(b_.getInt32(queue_slot_[block]), block_bb_[block]);
+    if (queue_slot_[block] != kNone && block_bb_[block] != nullptr)
+      jump->addCase(b_.getInt32(queue_slot_[block]), block_bb_[block]);
   // The warp is done with its run. In a direct round, either all its lanes have exited (on
   // to the next warp) or it did not simply park at the round's barrier: the round goes on
   // the general way, with the records it would have had.
@@ -229,12 +257,21 @@ void BlockFunctionBuilder::emit_dispatch() {
   llvm::BasicBlock* direct_done = new_block("direct.done");
   llvm::BasicBlock* exited = new_block("direct.exited");
   llvm::BasicBlock* leave = new_block("direct.leave");
-  b_.CreateCondBr(b_.CreateICmpNE(b_.CreateLoad(i32(), direct_), c32(0)), direct_done, take_run_bb_);
+  if (uniform_rounds_) {
+    b_.CreateBr(direct_done);  // every round is direct
+  } else {
+    b_.CreateCondBr(b_.CreateICmpNE(b_.CreateLoad(i32(), direct_), c32(0)), direct_done, take_run_bb_);
+  }
   b_.SetInsertPoint(direct_done);
   b_.CreateCondBr(b_.CreateICmpEQ(load32(warp_state(), offsetof(CompiledWarp, live)), c32(0)), exited, leave);
   b_.SetInsertPoint(exited);
   on_to_next_warp(direct_warp_bb_);
   b_.SetInsertPoint(leave);
+  if (uniform_rounds_) {
+    // Lanes that are neither parked at the round's barrier nor exited: none in uniform rounds.
+    unsupported("a warp left a uniform round before its barrier (internal error)");
+    return;
+  }
   llvm::Type* params[] = {fl_.ptr_type(), i32(), i32(), i32()};
   b_.CreateCall(runtime(kCompiledLeaveDirect, b_.getVoidTy(), params),
                 {frame_, warp_index(), b_.CreateLoad(i32(), direct_start_), b_.CreateLoad(i32(), direct_target_)});
@@ -247,16 +284,23 @@ void BlockFunctionBuilder::emit_dispatch() {
 // completion's vote).
 void BlockFunctionBuilder::emit_stubs() {
   stub_bb_.clear();
-  for (uint32_t p = 0; p < points_.size(); ++p) {
+  for (uint32_t p = 0; p < points_.size(); ++p) stub_bb_.push_back(emit_stub(p));
+}
+
+llvm::BasicBlock* BlockFunctionBuilder::emit_stub(uint32_t p) {
+  {
     const uint32_t block = points_[p].block;
     const ptx::Instruction* after = points_[p].after;
     llvm::BasicBlock* stub = new_block(fmt::format("resume.{}", p));
-    stub_bb_.push_back(stub);
     b_.SetInsertPoint(stub);
     llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
     // The registers live here come back from the warp's file (spill_at_park put them there).
     if (p != 0) {
       a_.live_in[block].for_each([&](uint32_t r) {
+        if (kept_for_block_[r]) {
+          b_.CreateStore(b_.CreateLoad(round_entry_[r]->getAllocatedType(), round_entry_[r]), reg_local_[r]);
+          return;
+        }
         if (reg_local_[r] == nullptr || reg_offset_[r] == kNone) return;
         llvm::Type* type = reg_local_[r]->getAllocatedType();
         b_.CreateStore(b_.CreateAlignedLoad(type, file_slot(r), file_alignment(r)), reg_local_[r]);
@@ -294,6 +338,7 @@ void BlockFunctionBuilder::emit_stubs() {
       write_collective_results(*after, b_.CreateAlignedLoad(lanes_of(b_.getInt64Ty()), results, llvm::Align(64)), mask);
     }
     b_.CreateBr(block_bb_[block]);
+    return stub;
   }
 }
 
@@ -408,11 +453,16 @@ void BlockFunctionBuilder::emit_round_structure() {
   b_.CreateRetVoid();
 }
 
-// A run of the running warp from resume point `point`: its lanes (cur_mask_) are set.
-void BlockFunctionBuilder::begin_run(llvm::Value* point) {
+// What every run of the running warp starts with.
+void BlockFunctionBuilder::start_run() {
   b_.CreateStore(c32(kNone), min_pending_);
   b_.CreateStore(c32(kSpinsBetweenYields), yield_budget_);
   store32(b_.CreateMul(warp_index(), c32(kLanes)), frame_, offsetof(CompiledBlockFrame, current_thread));
+}
+
+// A run of the running warp from resume point `point`: its lanes (cur_mask_) are set.
+void BlockFunctionBuilder::begin_run(llvm::Value* point) {
+  start_run();
   llvm::SwitchInst* jump = b_.CreateSwitch(point, stub_bb_[0]);
   for (uint32_t p = 1; p < stub_bb_.size(); ++p) jump->addCase(b_.getInt32(p), stub_bb_[p]);
 }
@@ -454,6 +504,14 @@ void BlockFunctionBuilder::emit_direct_rounds() {
   // Every warp with live lanes parked them at direct_target_: on to the next round there.
   // None did (every lane had exited before the round): the block has ended.
   b_.SetInsertPoint(end);
+  b_.CreateStore(end_direct_round(), direct_start_);
+  b_.CreateBr(direct_round_bb_);
+}
+
+// At the end of a direct round: the block has ended if no warp parked (every lane had
+// exited), else the barrier they parked at (returned; the next round starts from what this
+// one left in the registers kept for the block).
+llvm::Value* BlockFunctionBuilder::end_direct_round() {
   llvm::Value* target = b_.CreateLoad(i32(), direct_target_);
   llvm::BasicBlock* again = new_block("direct.round.next");
   llvm::BasicBlock* ended = new_block("direct.block.ended");
@@ -461,8 +519,96 @@ void BlockFunctionBuilder::emit_direct_rounds() {
   b_.SetInsertPoint(ended);
   b_.CreateRetVoid();
   b_.SetInsertPoint(again);
-  b_.CreateStore(target, direct_start_);
-  b_.CreateBr(direct_round_bb_);
+  for (uint32_t r = 0; r < a_.register_count; ++r)
+    if (kept_for_block_[r])
+      b_.CreateStore(b_.CreateLoad(round_exit_[r]->getAllocatedType(), round_exit_[r]), round_entry_[r]);
+  return target;
+}
+
+// The blocks a round that starts at each resume point may run: those reachable from it
+// without passing a park. Empty when copying them per start would cost more than
+// kRegionCopyBudget times the kernel's blocks.
+constexpr uint64_t kRegionCopyBudget = 4;
+
+std::vector<RegisterSet> BlockFunctionBuilder::find_regions() {
+  const KernelCfg& cfg = a_.cfg;
+  const auto blocks = static_cast<uint32_t>(cfg.blocks.size());
+  std::vector<RegisterSet> regions(points_.size(), RegisterSet(blocks));
+  uint64_t copied = 0, reachable = 0;
+  for (uint32_t b = 0; b < blocks; ++b) reachable += cfg.blocks[b].reachable;
+  for (size_t p = 0; p < points_.size(); ++p) {
+    std::vector<uint32_t> work{points_[p].block};
+    regions[p].set(points_[p].block);
+    while (!work.empty()) {
+      const uint32_t b = work.back();
+      work.pop_back();
+      ++copied;
+      if (park_point_[b] != kNone) continue;
+      for (uint32_t s : cfg.blocks[b].successors) {
+        if (regions[p].test(s)) continue;
+        regions[p].set(s);
+        work.push_back(s);
+      }
+    }
+  }
+  const bool within = copied <= kRegionCopyBudget * reachable;
+  log::debug(log::Category::Jit, "kernel {}: {} rounds' blocks, {} blocks in all{}", kernel_.name, copied, reachable,
+             within ? ": one copy per round's start" : ": over budget, one copy");
+  if (!within) return {};
+  return regions;
+}
+
+// Uniform rounds with the blocks copied per round's start (find_regions): each start has a
+// loop over the warps of its own, whose barriers know statically where the next warp
+// starts, so that LLVM sees one small loop per round instead of one state machine.
+void BlockFunctionBuilder::emit_region_rounds(const std::vector<RegisterSet>& regions) {
+  const auto count = static_cast<uint32_t>(points_.size());
+  std::vector<llvm::BasicBlock*> round(count);
+  round[0] = direct_round_bb_;  // where the entry goes
+  for (uint32_t p = 1; p < count; ++p) round[p] = new_block(fmt::format("round.{}", p));
+  for (uint32_t p = 0; p < count; ++p) {
+    llvm::BasicBlock* loop = new_block(fmt::format("round.{}.warp", p));
+    llvm::BasicBlock* check = new_block(fmt::format("round.{}.live", p));
+    llvm::BasicBlock* next = new_block(fmt::format("round.{}.next", p));
+    llvm::BasicBlock* start = new_block(fmt::format("round.{}.start", p));
+    llvm::BasicBlock* end = new_block(fmt::format("round.{}.end", p));
+    b_.SetInsertPoint(round[p]);
+    b_.CreateStore(c32(kNone), direct_target_);
+    b_.CreateStore(c32(0), warp_index_);
+    b_.CreateBr(loop);
+    b_.SetInsertPoint(loop);
+    b_.CreateCondBr(b_.CreateICmpULT(warp_index(), c32(warp_count_)), check, end);
+    b_.SetInsertPoint(check);
+    llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
+    b_.CreateCondBr(b_.CreateICmpEQ(live, c32(0)), next, start);
+    b_.SetInsertPoint(next);
+    on_to_next_warp(loop);
+    // This start's copy of the blocks, its dispatch, and the warp loop its barriers go on in.
+    block_bb_.assign(a_.cfg.blocks.size(), nullptr);
+    for (uint32_t b : a_.cfg.order)
+      if (regions[p].test(b)) block_bb_[b] = new_block(fmt::format("round.{}.b{}", p, b));
+    dispatch_bb_ = new_block(fmt::format("round.{}.dispatch", p));
+    direct_warp_bb_ = loop;
+    llvm::BasicBlock* stub = emit_stub(p);
+    b_.SetInsertPoint(start);
+    b_.CreateStore(live, cur_mask_);
+    start_run();
+    b_.CreateBr(stub);
+    emit_dispatch();
+    for (uint32_t b : a_.cfg.order) {
+      if (block_bb_[b] == nullptr) continue;
+      emit_block(b);
+      if (fl_.failed()) return;
+    }
+    // Every warp with live lanes parked them at one barrier: the round from there next.
+    b_.SetInsertPoint(end);
+    llvm::Value* target = end_direct_round();
+    llvm::BasicBlock* unknown = new_block(fmt::format("round.{}.unknown", p));
+    llvm::SwitchInst* jump = b_.CreateSwitch(target, unknown);
+    for (uint32_t q = 1; q < count; ++q) jump->addCase(b_.getInt32(q), round[q]);
+    b_.SetInsertPoint(unknown);
+    b_.CreateUnreachable();  // every barrier is a resume point
+  }
 }
 
 Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
@@ -529,6 +675,7 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   queue_count_ = 0;
   for (uint32_t b : cfg.order)
     if (candidate_[b]) queue_slot_[b] = queue_count_++;
+  find_uniform_rounds();
   lay_out_registers();
   find_written_since_resume();
   lay_out_lane_frames();
@@ -567,6 +714,13 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
     llvm::Type* type = !per_lane(a_.shape[r]) ? register_type(r) : register_width(r) == 1 ? i32() : lanes_of(register_type(r));
     reg_local_[r] = fl_.entry_alloca(type, 64, fmt::format("r{}", r));
   }
+  round_entry_.assign(a_.register_count, nullptr);
+  round_exit_.assign(a_.register_count, nullptr);
+  for (uint32_t r = 0; r < a_.register_count; ++r) {
+    if (!kept_for_block_[r]) continue;
+    round_entry_[r] = fl_.entry_alloca(register_type(r), 8, fmt::format("r{}.entry", r));
+    round_exit_[r] = fl_.entry_alloca(register_type(r), 8, fmt::format("r{}.exit", r));
+  }
   warp_index_ = b_.CreateAlloca(i32(), nullptr, "warp.index");
   cur_mask_ = b_.CreateAlloca(i32(), nullptr, "cur.mask");
   min_pending_ = b_.CreateAlloca(i32(), nullptr, "min.pending");
@@ -603,15 +757,21 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   b_.CreateStore(c32(0), direct_start_);  // the kernel's entry
   b_.CreateBr(direct_round_bb_);
 
-  block_bb_.assign(blocks, nullptr);
-  for (uint32_t b : cfg.order) block_bb_[b] = new_block(fmt::format("b{}", b));
-  emit_stubs();
-  emit_round_structure();
-  emit_direct_rounds();
-  emit_dispatch();
-  for (uint32_t b : cfg.order) {
-    emit_block(b);
+  const std::vector<RegisterSet> regions = uniform_rounds_ ? find_regions() : std::vector<RegisterSet>{};
+  if (!regions.empty()) {
+    emit_region_rounds(regions);
     if (fl_.failed()) return fl_.error();
+  } else {
+    block_bb_.assign(blocks, nullptr);
+    for (uint32_t b : cfg.order) block_bb_[b] = new_block(fmt::format("b{}", b));
+    emit_stubs();
+    emit_round_structure();
+    emit_direct_rounds();
+    emit_dispatch();
+    for (uint32_t b : cfg.order) {
+      emit_block(b);
+      if (fl_.failed()) return fl_.error();
+    }
   }
   // Blocks left open (the dead code after a trap) end here.
   for (llvm::BasicBlock& bb : *fn) {

@@ -483,6 +483,80 @@ bool special_register_varies(ptx::SpecialRegister sreg, unsigned component, cons
   }
 }
 
+// Whether what `inst` writes may differ between the warps of a block whatever its register
+// inputs (block_uniform's rule): what differs between lanes, the thread's own index and
+// warp, and memory (read at different times by different warps) except parameters and
+// constants.
+bool differs_between_warps(const ptx::Instruction& inst, const ptx::Function& kernel, const BlockShape& block) {
+  if (depends_on_lane(inst, kernel, block)) return true;
+  if ((inst.opcode == ptx::Opcode::Ld || inst.opcode == ptx::Opcode::Ldu) && inst.q.space != ptx::StateSpace::Param &&
+      inst.q.space != ptx::StateSpace::Const)
+    return true;
+  bool thread = false;
+  for (const ptx::Operand& op : inst.operands) {
+    visit_operands(op, [&](const ptx::Operand& o) {
+      if (o.kind != ptx::Operand::Kind::SpecialRegister) return;
+      if (o.sreg == ptx::SpecialRegister::Warpid) thread = true;
+      if (o.sreg == ptx::SpecialRegister::Tid)
+        thread = thread || (o.component == 0 ? block.x : o.component == 1 ? block.y : block.z) != 1;
+    });
+  }
+  return thread;
+}
+
+// WarpAnalysis::block_uniform and barriers_block_uniform, to a fixed point from every
+// register uniform: a write differs between warps when its instruction does by itself or
+// reads what does, and every register written between a branch on such a value and its
+// join may (the warps that took one side would see other values than the others). A
+// conditional exit has no side that goes on differently.
+void find_block_uniform(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block,
+                        WarpAnalysis& a) {
+  const KernelCfg& cfg = a.cfg;
+  const auto blocks = static_cast<uint32_t>(cfg.blocks.size());
+  a.block_uniform.assign(a.register_count, 1);
+  std::vector<uint8_t> varying_branch(blocks, 0);
+  auto differs = [&](const ptx::Operand& op) {
+    return op.kind != ptx::Operand::Kind::Register || !a.block_uniform[op.reg];
+  };
+  RegisterSet inside(blocks);  // blocks between a branch whose threads may part and its join
+  for (bool changed = true; changed;) {
+    changed = false;
+    for (uint32_t b = 0; b < blocks; ++b) {
+      if (!cfg.blocks[b].reachable) continue;
+      for (uint32_t i = cfg.blocks[b].first; i < cfg.blocks[b].end; ++i) {
+        if (kernel.body[i].kind != ptx::Statement::Kind::Instruction) continue;
+        const StatementAccess& s = access.at(i);
+        bool varies = inside.test(b) || differs_between_warps(kernel.body[i].instruction, kernel, block);
+        for (uint32_t r : s.reads) varies = varies || !a.block_uniform[r];
+        if (!varies) continue;
+        for (uint32_t r : s.writes) {
+          changed |= a.block_uniform[r] != 0;
+          a.block_uniform[r] = 0;
+        }
+      }
+    }
+    for (uint32_t b = 0; b < blocks; ++b) {
+      const CfgBlock& blk = cfg.blocks[b];
+      if (!blk.reachable || varying_branch[b] || blk.how == BlockEnd::CondExit || !sides_differ(blk)) continue;
+      const ptx::Instruction* last = cfg.last_instruction(kernel, b);
+      if (last == nullptr) continue;
+      bool varies = last->guard && !a.block_uniform[last->guard->reg];
+      if (blk.how == BlockEnd::Switch && !last->operands.empty()) varies = varies || differs(last->operands[0]);
+      if (!varies) continue;
+      varying_branch[b] = 1;
+      changed = true;
+      for (uint32_t s : blk.successors) inside.merge(reach_before(cfg, s, cfg.ipdom[b]));
+    }
+  }
+  a.barriers_block_uniform = true;
+  for (uint32_t b = 0; b < blocks; ++b) {
+    const ptx::Instruction* last = cfg.last_instruction(kernel, b);
+    if (cfg.blocks[b].reachable && cfg.blocks[b].how == BlockEnd::Park && last != nullptr && is_barrier(*last) &&
+        inside.test(b))
+      a.barriers_block_uniform = false;
+  }
+}
+
 WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& access, const BlockShape& block,
                            bool yields) {
   WarpAnalysis a;
@@ -631,6 +705,7 @@ WarpAnalysis analyze_warps(const ptx::Function& kernel, const FunctionAccess& ac
     a.half_stride.assign(regs, kNoLaneStride);
     return a;
   }
+  find_block_uniform(kernel, access, block, a);
   a.lane_stride = find_lane_strides(kernel, access, block, a, mixed);
   a.half_stride.assign(regs, kNoLaneStride);
   if (block.x == 16)

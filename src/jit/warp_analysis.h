@@ -84,6 +84,15 @@ struct WarpAnalysis {
   // where a warp is two rows: `tile[ty][tx]` and `p[y * n + x]` have half strides.
   std::vector<int64_t> half_stride;
   std::vector<RegisterSet> live_in;      // per block: registers live where it starts
+  // Per register: the same value in every thread of the block wherever it is read (the
+  // warps compute it alike: from parameters, %ctaid, %ntid, constants, under branches every
+  // thread of the block takes alike). Memory reads other than .param and .const vary: warps
+  // read at different times.
+  std::vector<uint8_t> block_uniform;
+  // Every barrier (a block ending in bar.sync/barrier.sync/bar.red) is outside the branches
+  // whose threads may go different ways: every thread of the block that has not exited
+  // meets the same barriers in the same order.
+  bool barriers_block_uniform = false;
 };
 
 // Whether `special_register` differs between the lanes of one warp of a block of `block`.

@@ -295,13 +295,26 @@ void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
   llvm::Value* predicates = reduction ? b_.CreateAnd(mask, mask_bits(vector_read(inst.operands.back(), ptx::Type::Pred)))
                                       : c32(0);
   const uint32_t point = park_point_[b];
+  if (uniform_rounds_) {
+    // Every live lane of the warp is here (a barrier outside divergent code), and every
+    // warp meets this barrier after the one the round started at (find_uniform_rounds).
+    llvm::Value* target = b_.CreateLoad(i32(), direct_target_);
+    llvm::BasicBlock* on = new_block("park.direct");
+    llvm::BasicBlock* uneven = new_block("park.uneven");
+    b_.CreateCondBr(b_.CreateOr(b_.CreateICmpEQ(target, c32(kNone)), b_.CreateICmpEQ(target, c32(point))), on, uneven);
+    b_.SetInsertPoint(on);
+    spill_at_park(point, mask);
+    b_.CreateStore(c32(point), direct_target_);
+    on_to_next_warp(direct_warp_bb_);
+    b_.SetInsertPoint(uneven);
+    unsupported("warps of one block at different barriers in a kernel whose barriers all threads meet alike "
+                "(internal error)");
+    return;
+  }
   // A plain __syncthreads (bar.sync 0, no count) in a direct round (emit_direct_rounds):
   // when every live lane of the warp is here, and it is the barrier the warps before it in
   // the round parked at, on to the next warp with no record.
-  const ptx::Operand& number = inst.operands[first];
-  const bool plain = !reduction && operand_end - first == 1 && number.kind == ptx::Operand::Kind::Immediate &&
-                     number.imm == 0;
-  if (plain) {
+  if (is_plain_barrier(inst)) {
     llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
     llvm::Value* target = b_.CreateLoad(i32(), direct_target_);
     llvm::Value* direct = b_.CreateAnd(
@@ -318,6 +331,11 @@ void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
   }
   add_park(point, mask, reduction ? ParkKind::Reduce : ParkKind::Sync, id, count, predicates);
   b_.CreateBr(dispatch_bb_);
+}
+
+bool is_plain_barrier(const ptx::Instruction& inst) {
+  return is_barrier(inst) && inst.q.barrier != ptx::BarrierMode::Red && inst.operands.size() == 1 &&
+         inst.operands[0].kind == ptx::Operand::Kind::Immediate && inst.operands[0].imm == 0;
 }
 
 void BlockFunctionBuilder::add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier,
