@@ -288,58 +288,56 @@ void BlockFunctionBuilder::emit_stubs() {
 }
 
 llvm::BasicBlock* BlockFunctionBuilder::emit_stub(uint32_t p) {
-  {
-    const uint32_t block = points_[p].block;
-    const ptx::Instruction* after = points_[p].after;
-    llvm::BasicBlock* stub = new_block(fmt::format("resume.{}", p));
-    b_.SetInsertPoint(stub);
-    llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
-    // The registers live here come back from the warp's file (spill_at_park put them there).
-    if (p != 0) {
-      a_.live_in[block].for_each([&](uint32_t r) {
-        if (kept_for_block_[r]) {
-          b_.CreateStore(b_.CreateLoad(round_entry_[r]->getAllocatedType(), round_entry_[r]), reg_local_[r]);
-          return;
-        }
-        if (reg_local_[r] == nullptr || reg_offset_[r] == kNone) return;
-        llvm::Type* type = reg_local_[r]->getAllocatedType();
-        b_.CreateStore(b_.CreateAlignedLoad(type, file_slot(r), file_alignment(r)), reg_local_[r]);
-      });
-    }
-    if (p == 0) {
-      for (uint32_t r = 0; r < a_.register_count; ++r) {
-        if (!a_.live_in[block].test(r) || (reg_offset_[r] == kNone && reg_local_[r] == nullptr)) continue;
-        if (a_.shape[r] == Shape::Uniform) {
-          b_.CreateStore(llvm::Constant::getNullValue(register_type(r)), slot(r));
-        } else {
-          store_lanes(r, llvm::Constant::getNullValue(lanes_of(register_type(r))));
-        }
+  const uint32_t block = points_[p].block;
+  const ptx::Instruction* after = points_[p].after;
+  llvm::BasicBlock* stub = new_block(fmt::format("resume.{}", p));
+  b_.SetInsertPoint(stub);
+  llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
+  // The registers live here come back from the warp's file (spill_at_park put them there).
+  if (p != 0) {
+    a_.live_in[block].for_each([&](uint32_t r) {
+      if (kept_for_block_[r]) {
+        b_.CreateStore(b_.CreateLoad(round_entry_[r]->getAllocatedType(), round_entry_[r]), reg_local_[r]);
+        return;
       }
-    } else if (after != nullptr && is_barrier(*after) && after->q.barrier == ptx::BarrierMode::Red) {
-      // bar.red's destination: the vote of the completion that released these lanes.
-      fl_.current = after;
-      llvm::Value* true_count = b_.CreateLoad(i32(), run_vote_true_);
-      llvm::Value* threads = b_.CreateLoad(i32(), run_vote_threads_);
-      const ptx::AtomicOp op = after->q.atomic_op;
-      if (op == ptx::AtomicOp::Popc) {
-        vector_write(after->operands[0], ptx::Type::U32, b_.CreateVectorSplat(kLanes, true_count), mask);
-      } else {
-        llvm::Value* result = op == ptx::AtomicOp::And ? b_.CreateICmpEQ(true_count, threads)
-                                                       : b_.CreateICmpNE(true_count, c32(0));
-        vector_write(after->operands[0], ptx::Type::Pred, b_.CreateVectorSplat(kLanes, result), mask);
-      }
-    } else if (after != nullptr && is_warp_collective(*after)) {
-      // A collective's destinations: the results its completion left for these lanes.
-      fl_.current = after;
-      llvm::AllocaInst* results =
-          fl_.entry_alloca(llvm::ArrayType::get(b_.getInt64Ty(), kLanes), 64, "parked.results");
-      llvm::Type* params[] = {fl_.ptr_type(), i32(), i32(), fl_.ptr_type()};
-      b_.CreateCall(runtime(kCompiledCollectiveResults, b_.getVoidTy(), params), {frame_, warp_index(), mask, results});
-      write_collective_results(*after, b_.CreateAlignedLoad(lanes_of(b_.getInt64Ty()), results, llvm::Align(64)), mask);
-    }
-    b_.CreateBr(block_bb_[block]);
-    return stub;
+      if (reg_local_[r] == nullptr || reg_offset_[r] == kNone) return;
+      llvm::Type* type = reg_local_[r]->getAllocatedType();
+      b_.CreateStore(b_.CreateAlignedLoad(type, file_slot(r), file_alignment(r)), reg_local_[r]);
+    });
   }
+  if (p == 0) {
+    for (uint32_t r = 0; r < a_.register_count; ++r) {
+      if (!a_.live_in[block].test(r) || (reg_offset_[r] == kNone && reg_local_[r] == nullptr)) continue;
+      if (a_.shape[r] == Shape::Uniform) {
+        b_.CreateStore(llvm::Constant::getNullValue(register_type(r)), slot(r));
+      } else {
+        store_lanes(r, llvm::Constant::getNullValue(lanes_of(register_type(r))));
+      }
+    }
+  } else if (after != nullptr && is_barrier(*after) && after->q.barrier == ptx::BarrierMode::Red) {
+    // bar.red's destination: the vote of the completion that released these lanes.
+    fl_.current = after;
+    llvm::Value* true_count = b_.CreateLoad(i32(), run_vote_true_);
+    llvm::Value* threads = b_.CreateLoad(i32(), run_vote_threads_);
+    const ptx::AtomicOp op = after->q.atomic_op;
+    if (op == ptx::AtomicOp::Popc) {
+      vector_write(after->operands[0], ptx::Type::U32, b_.CreateVectorSplat(kLanes, true_count), mask);
+    } else {
+      llvm::Value* result = op == ptx::AtomicOp::And ? b_.CreateICmpEQ(true_count, threads)
+                                                     : b_.CreateICmpNE(true_count, c32(0));
+      vector_write(after->operands[0], ptx::Type::Pred, b_.CreateVectorSplat(kLanes, result), mask);
+    }
+  } else if (after != nullptr && is_warp_collective(*after)) {
+    // A collective's destinations: the results its completion left for these lanes.
+    fl_.current = after;
+    llvm::AllocaInst* results =
+        fl_.entry_alloca(llvm::ArrayType::get(b_.getInt64Ty(), kLanes), 64, "parked.results");
+    llvm::Type* params[] = {fl_.ptr_type(), i32(), i32(), fl_.ptr_type()};
+    b_.CreateCall(runtime(kCompiledCollectiveResults, b_.getVoidTy(), params), {frame_, warp_index(), mask, results});
+    write_collective_results(*after, b_.CreateAlignedLoad(lanes_of(b_.getInt64Ty()), results, llvm::Align(64)), mask);
+  }
+  b_.CreateBr(block_bb_[block]);
+  return stub;
 }
 
 // The rounds, the warps within a round, and the end of a round.
