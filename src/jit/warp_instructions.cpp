@@ -7,6 +7,8 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
+#include <algorithm>
+
 #include "jit/block_function_builder.h"
 
 namespace cucpu::jit::block_function {
@@ -120,7 +122,12 @@ void BlockFunctionBuilder::emit_instruction(uint32_t statement) {
     for (uint32_t r : acc.reads) uniform = uniform && a_.shape[r] != Shape::Varying;
   }
   if (uniform) return emit_uniform(inst);
-  if (lowers_lane_wise(inst)) return emit_lane_wise(inst);
+  // A lane's own variables (.local, a call's .param: `mov.u64 %rd, __local_depot0`) are bound
+  // lane by lane (bind_lane_frame), not as 32 lanes.
+  const bool names_lane_variable = std::any_of(inst.operands.begin(), inst.operands.end(), [&](const ptx::Operand& op) {
+    return op.kind == ptx::Operand::Kind::Symbol && lane_frame_offset_.count(op.name) != 0;
+  });
+  if (lowers_lane_wise(inst) && !names_lane_variable) return emit_lane_wise(inst);
   if (emit_memory(inst)) return;
   emit_per_lane(inst, statement);
 }
