@@ -27,9 +27,12 @@ endfunction()
 # stdout equals DIR/NAME.out (DIR: expected/ beside the sources) byte for byte: the output a
 # real GPU printed (tests/e2e/take-expected-on-gpu.sh). With COMPARATOR, `CMD EXPECTED ACTUAL`
 # decides instead (tests/isa/compare.py). PROPERTIES are set on every test (DISABLED, LABELS).
-# Each also runs under the fiber strategy as PREFIX.NAME.fibers (CUCPU_BLOCK_STRATEGY=fibers):
-# both strategies must print the GPU's output. NEEDS_LOCKSTEP leaves that out for programs
-# whose output depends on warps in lockstep, which only the compiled block strategy gives.
+# PREFIX.NAME runs with CUCPU_BLOCK_STRATEGY=compiled (as cucpu chooses, but a kernel the
+# compiled strategy takes on and then fails to build fails the test rather than running on
+# fibers unseen). Each also runs under the fiber strategy as PREFIX.NAME.fibers
+# (CUCPU_BLOCK_STRATEGY=fibers): both strategies must print the GPU's output. NEEDS_LOCKSTEP
+# leaves that out for programs whose output depends on warps in lockstep, which only the
+# compiled block strategy gives.
 function(cucpu_gpu_compared_tests prefix)
   cmake_parse_arguments(arg "NEEDS_LOCKSTEP" "EXPECTED_DIR" "COMPARATOR;PROPERTIES" ${ARGN})
   set(compare_with)
@@ -62,6 +65,7 @@ function(cucpu_gpu_compared_tests prefix)
         set_tests_properties(${test} PROPERTIES ${arg_PROPERTIES})
       endif()
     endforeach()
+    set_tests_properties(${prefix}.${name} PROPERTIES ENVIRONMENT_MODIFICATION CUCPU_BLOCK_STRATEGY=set:compiled)
     if(NOT arg_NEEDS_LOCKSTEP)
       set_tests_properties(${prefix}.${name}.fibers PROPERTIES ENVIRONMENT_MODIFICATION CUCPU_BLOCK_STRATEGY=set:fibers)
     endif()

@@ -134,8 +134,9 @@ class WorkerPool final : public GridExecutor {
  private:
   // The checks every launch makes; the grid's per-block shared memory bytes.
   Result<uint32_t> check_launch(const jit::KernelInfo& kernel, const LaunchShape& shape) const;
-  void fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape, uint32_t shared_bytes);
-  jit::CompiledBlockCode compiled_block_code(const jit::KernelInfo& kernel, const LaunchShape& shape) const;
+  Result<void> fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape,
+                           uint32_t shared_bytes);
+  Result<jit::CompiledBlockCode> compiled_block_code(const jit::KernelInfo& kernel, const LaunchShape& shape) const;
   Result<void> run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params, bool cooperative);
   void run_cooperative_blocks(GridRun& grid);
   void record_failure(GridRun& grid, const Error& error);
@@ -207,31 +208,40 @@ Result<uint32_t> WorkerPool::check_launch(const jit::KernelInfo& kernel, const L
 }
 
 // The compiled block strategy's function for the launch's block shape, where the settings
-// and the kernel allow it (made at the first launch with that shape); else none.
-jit::CompiledBlockCode WorkerPool::compiled_block_code(const jit::KernelInfo& kernel, const LaunchShape& shape) const {
-  if (settings_.strategy == BlockStrategyChoice::Fibers || kernel.block_compiler == nullptr) return {};
+// and the kernel allow it (made at the first launch with that shape); else none, or with
+// CUCPU_BLOCK_STRATEGY=compiled the error that kept it from being made.
+Result<jit::CompiledBlockCode> WorkerPool::compiled_block_code(const jit::KernelInfo& kernel,
+                                                               const LaunchShape& shape) const {
+  if (settings_.strategy == BlockStrategyChoice::Fibers || kernel.block_compiler == nullptr)
+    return jit::CompiledBlockCode{};
   // Clusters and cooperative grids interleave blocks on fibers: not this strategy's yet.
-  if (runs_as_clusters(kernel, shape)) return {};
+  if (runs_as_clusters(kernel, shape)) return jit::CompiledBlockCode{};
   auto code = kernel.block_compiler->block_function(shape.block.x, shape.block.y, shape.block.z);
   if (!code) {
+    if (settings_.strategy == BlockStrategyChoice::Compiled)
+      return make_error(ErrorCode::LaunchFailure,
+                        "no block function under CUCPU_BLOCK_STRATEGY=compiled: " + code.error().message);
     log::debug(log::Category::Jit, "kernel {}: no block function ({}), it runs on fibers", kernel.name,
                code.error().message);
-    return {};
+    return jit::CompiledBlockCode{};
   }
   return *code;
 }
 
-void WorkerPool::fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape,
-                             uint32_t shared_bytes) {
+Result<void> WorkerPool::fill_launch(GridRun& grid, const jit::KernelInfo& kernel, const LaunchShape& shape,
+                                     uint32_t shared_bytes) {
   grid.launch.kernel = &kernel;
   grid.launch.shape = shape;
   if (shape.gridid == 0) grid.launch.shape.gridid = next_gridid();
   grid.launch.shared_bytes = shared_bytes;
   grid.launch.tree = &grid;
-  grid.launch.compiled = compiled_block_code(kernel, shape);
+  auto compiled = compiled_block_code(kernel, shape);
+  if (!compiled) return compiled.error();
+  grid.launch.compiled = *compiled;
   // Clustered grids are claimed cluster by cluster (run_cluster): block_count counts clusters.
   grid.block_count = runs_as_clusters(kernel, shape) ? cluster_count(kernel, shape) : shape.grid.count();
   grid.chunk = claim_chunk(grid.block_count, settings_.worker_count);
+  return {};
 }
 
 Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& shape, const void* params,
@@ -246,7 +256,7 @@ Result<void> WorkerPool::run(const jit::KernelInfo& kernel, const LaunchShape& s
     return make_error(ErrorCode::NotSupported, "a cooperative launch of a kernel that runs in thread block clusters");
 
   GridRun grid(*this, false);
-  fill_launch(grid, kernel, shape, *shared_bytes);
+  if (auto filled = fill_launch(grid, kernel, shape, *shared_bytes); !filled) return filled;
   grid.launch.params = params;
   grid.cooperative = cooperative;
   // cooperative_groups' grid_workspace (details/driver_abi.h): its size, then the grid
@@ -284,7 +294,7 @@ Result<PreparedGrid> WorkerPool::prepare_device_grid(const jit::KernelInfo& kern
   Result<uint32_t> shared_bytes = check_launch(kernel, shape);
   if (!shared_bytes) return shared_bytes.error();
   auto grid = std::make_unique<GridRun>(*this, true);
-  fill_launch(*grid, kernel, shape, *shared_bytes);
+  if (auto filled = fill_launch(*grid, kernel, shape, *shared_bytes); !filled) return filled.error();
   const std::size_t param_bytes =
       (std::max<std::size_t>(kernel.param_bytes, 1) + kParamAlignment - 1) / kParamAlignment * kParamAlignment;
   auto* params = static_cast<uint8_t*>(::operator new[](param_bytes, std::align_val_t{kParamAlignment}, std::nothrow));

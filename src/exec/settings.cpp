@@ -42,8 +42,10 @@ ExecSettings read_exec_settings(EnvironmentLookup lookup, unsigned hardware_thre
   if (const char* text = lookup("CUCPU_BLOCK_STRATEGY")) {
     if (std::strcmp(text, "fibers") == 0)
       settings.strategy = BlockStrategyChoice::Fibers;
+    else if (std::strcmp(text, "compiled") == 0)
+      settings.strategy = BlockStrategyChoice::Compiled;
     else if (std::strcmp(text, "auto") != 0)
-      warnings.push_back(fmt::format("CUCPU_BLOCK_STRATEGY={} is neither auto nor fibers; using auto", text));
+      warnings.push_back(fmt::format("CUCPU_BLOCK_STRATEGY={} is not auto, fibers or compiled; using auto", text));
   }
 
   if (const char* text = lookup("CUCPU_FIBER_STACK_KIB")) {

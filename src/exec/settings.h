@@ -11,11 +11,14 @@ namespace cucpu::exec {
 enum class BlockStrategyChoice {
   Auto,    // one after another unless the kernel waits for other threads, then fibers
   Fibers,  // always fibers: the always-correct path, for comparing against the fast one
+  // As Auto, but a kernel the compiled block strategy takes on and then cannot build fails
+  // its launch instead of running on fibers (for tests: no silent fallback).
+  Compiled,
 };
 
 struct ExecSettings {
   unsigned worker_count = 1;                    // CUCPU_WORKERS
-  BlockStrategyChoice strategy = BlockStrategyChoice::Auto;  // CUCPU_BLOCK_STRATEGY=auto|fibers
+  BlockStrategyChoice strategy = BlockStrategyChoice::Auto;  // CUCPU_BLOCK_STRATEGY=auto|fibers|compiled
   std::size_t fiber_stack_bytes = 64 * 1024;    // CUCPU_FIBER_STACK_KIB
 };
 

@@ -1135,6 +1135,27 @@ TEST(Settings, WorkerCountIsValidated) {
   EXPECT_EQ(read_exec_settings(fake_environment, 0, warnings).worker_count, 1u);
 }
 
+TEST(Settings, BlockStrategyIsParsed) {
+  static const char* strategy = nullptr;
+  auto lookup = [](const char* name) -> const char* {
+    return std::strcmp(name, "CUCPU_BLOCK_STRATEGY") == 0 ? strategy : nullptr;
+  };
+  std::vector<std::string> warnings;
+  const std::pair<const char*, BlockStrategyChoice> cases[] = {{nullptr, BlockStrategyChoice::Auto},
+                                                               {"auto", BlockStrategyChoice::Auto},
+                                                               {"fibers", BlockStrategyChoice::Fibers},
+                                                               {"compiled", BlockStrategyChoice::Compiled}};
+  for (const auto& [text, choice] : cases) {
+    strategy = text;
+    EXPECT_EQ(read_exec_settings(lookup, 2, warnings).strategy, choice) << (text ? text : "unset");
+  }
+  EXPECT_TRUE(warnings.empty());
+  strategy = "compile";
+  EXPECT_EQ(read_exec_settings(lookup, 2, warnings).strategy, BlockStrategyChoice::Auto);
+  ASSERT_EQ(warnings.size(), 1u);
+  EXPECT_NE(warnings[0].find("CUCPU_BLOCK_STRATEGY=compile is not auto, fibers or compiled"), std::string::npos);
+}
+
 // Runs in a child process that this test binary spawns with CUCPU_WORKERS set.
 TEST(Settings, WorkerCountInChildProcess) {
   const char* expected = std::getenv("EXEC_TEST_EXPECTED_WORKERS");
