@@ -1,6 +1,6 @@
 // Executor settings from the environment: CUCPU_WORKERS (pool size, default one per
-// hardware thread), CUCPU_BLOCK_STRATEGY (auto or fibers), CUCPU_FIBER_STACK_KIB (stack per
-// fiber). Values are validated; a bad one is reported and replaced by the default, since
+// hardware thread), CUCPU_BLOCK_STRATEGY (auto, fibers or compiled), CUCPU_FIBER_STACK_KIB
+// (stack per fiber). Values are validated; a bad one is reported and replaced by the default, since
 // a typo in a variable should not make a CUDA program fail.
 #include "exec/settings.h"
 

@@ -134,6 +134,7 @@ class BlockFunctionBuilder {
   llvm::Value* end_direct_round();
   void emit_round_structure();
   void emit_direct_rounds();
+  llvm::Value* emit_next_live_warp(llvm::BasicBlock* loop, llvm::BasicBlock* end, const std::string& name);
   void begin_run(llvm::Value* warp);
   void unsupported(const std::string& what);
 

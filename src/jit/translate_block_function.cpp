@@ -465,6 +465,25 @@ void BlockFunctionBuilder::begin_run(llvm::Value* point) {
   for (uint32_t p = 1; p < stub_bb_.size(); ++p) jump->addCase(b_.getInt32(p), stub_bb_[p]);
 }
 
+// At `loop`, the round's warp loop: from warp_index_ on, the next warp with live lanes,
+// whose lanes it returns with the insert point in a block of its own (`end` once there is
+// none left).
+llvm::Value* BlockFunctionBuilder::emit_next_live_warp(llvm::BasicBlock* loop, llvm::BasicBlock* end,
+                                                       const std::string& name) {
+  llvm::BasicBlock* check = new_block(name + ".live");
+  llvm::BasicBlock* start = new_block(name + ".start");
+  llvm::BasicBlock* next = new_block(name + ".next");
+  b_.SetInsertPoint(loop);
+  b_.CreateCondBr(b_.CreateICmpULT(warp_index(), c32(warp_count_)), check, end);
+  b_.SetInsertPoint(check);
+  llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
+  b_.CreateCondBr(b_.CreateICmpEQ(live, c32(0)), next, start);
+  b_.SetInsertPoint(next);
+  on_to_next_warp(loop);
+  b_.SetInsertPoint(start);
+  return live;
+}
+
 // Direct rounds: the common case of warps that go from one __syncthreads to the next with
 // all their lanes, without records. Every warp with live lanes starts at direct_start_ with
 // all of them; a warp whose live lanes all reach a plain __syncthreads (bar.sync 0, no
@@ -482,18 +501,8 @@ void BlockFunctionBuilder::emit_direct_rounds() {
   b_.CreateStore(c32(0), warp_index_);
   b_.CreateBr(direct_warp_bb_);
 
-  b_.SetInsertPoint(direct_warp_bb_);
-  llvm::BasicBlock* check = new_block("direct.warp.live");
-  llvm::BasicBlock* start = new_block("direct.warp.start");
-  llvm::BasicBlock* next = new_block("direct.warp.next");
   llvm::BasicBlock* end = new_block("direct.round.end");
-  b_.CreateCondBr(b_.CreateICmpULT(warp_index(), c32(warp_count_)), check, end);
-  b_.SetInsertPoint(check);
-  llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
-  b_.CreateCondBr(b_.CreateICmpEQ(live, c32(0)), next, start);
-  b_.SetInsertPoint(next);
-  on_to_next_warp(direct_warp_bb_);
-  b_.SetInsertPoint(start);
+  llvm::Value* live = emit_next_live_warp(direct_warp_bb_, end, "direct.warp");
   b_.CreateStore(live, cur_mask_);
   b_.CreateStore(c32(0), run_vote_true_);
   b_.CreateStore(c32(0), run_vote_threads_);
@@ -566,21 +575,13 @@ void BlockFunctionBuilder::emit_region_rounds(const std::vector<RegisterSet>& re
   for (uint32_t p = 1; p < count; ++p) round[p] = new_block(fmt::format("round.{}", p));
   for (uint32_t p = 0; p < count; ++p) {
     llvm::BasicBlock* loop = new_block(fmt::format("round.{}.warp", p));
-    llvm::BasicBlock* check = new_block(fmt::format("round.{}.live", p));
-    llvm::BasicBlock* next = new_block(fmt::format("round.{}.next", p));
-    llvm::BasicBlock* start = new_block(fmt::format("round.{}.start", p));
     llvm::BasicBlock* end = new_block(fmt::format("round.{}.end", p));
     b_.SetInsertPoint(round[p]);
     b_.CreateStore(c32(kNone), direct_target_);
     b_.CreateStore(c32(0), warp_index_);
     b_.CreateBr(loop);
-    b_.SetInsertPoint(loop);
-    b_.CreateCondBr(b_.CreateICmpULT(warp_index(), c32(warp_count_)), check, end);
-    b_.SetInsertPoint(check);
-    llvm::Value* live = load32(warp_state(), offsetof(CompiledWarp, live));
-    b_.CreateCondBr(b_.CreateICmpEQ(live, c32(0)), next, start);
-    b_.SetInsertPoint(next);
-    on_to_next_warp(loop);
+    llvm::Value* live = emit_next_live_warp(loop, end, fmt::format("round.{}", p));
+    llvm::BasicBlock* start = b_.GetInsertBlock();
     // This start's copy of the blocks, its dispatch, and the warp loop its barriers go on in.
     block_bb_.assign(a_.cfg.blocks.size(), nullptr);
     for (uint32_t b : a_.cfg.order)
