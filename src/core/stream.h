@@ -91,6 +91,9 @@ class Stream {
   const uint64_t id_;
   // Guarded by the engine's mutex:
   std::deque<Command> queue_;        // enqueued, not started
+  // Kernel commands' closures run but not yet freed: the host thread that queued them frees
+  // them at its next enqueue (see StreamEngine::enqueue).
+  std::vector<std::function<void()>> finished_;
   CompletionRef tail_;               // the last command enqueued (null: never used)
   bool runner_active_ = false;       // a thread is running this stream's commands
   bool destroyed_ = false;           // cudaStreamDestroy: freed once its work is done

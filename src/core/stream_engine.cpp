@@ -134,7 +134,15 @@ CompletionList StreamEngine::pending_before_locked(Stream& stream) const {
 }
 
 Result<CompletionRef> StreamEngine::enqueue(Stream& stream, Command command) {
+  // The kernels' closures that ran since the stream's last enqueue (run_stream), taken
+  // under the mutex and freed after it; the two vectors trade places, so that neither
+  // thread allocates for them.
+  thread_local std::vector<std::function<void()>> finished;
+  struct FreeFinished {
+    ~FreeFinished() { finished.clear(); }
+  } free_finished;  // declared before the lock: runs after it is released
   auto lock = support::locked_spinning(mutex_);  // the stream's thread takes it after every command
+  finished.swap(stream.finished_);
   if (stream.capture_.session) {
     if (stream.capture_.session->invalidated)
       return make_error(ErrorCode::StreamCaptureInvalidated, "the stream's capture was invalidated");
@@ -190,13 +198,20 @@ void StreamEngine::run_stream(Stream& stream) {
       stream.work_queued_.wait_for(lock, kRunnerIdle,
                                    [&] { return !stream.queue_.empty() || stream.destroyed_; });
     if (stream.queue_.empty()) break;
+    std::function<void()> kept;
     {
       Command command = std::move(stream.queue_.front());
       stream.queue_.pop_front();
       lock.unlock();
       execute(command);
-    }  // its closure (a parameter buffer, a staged copy) goes now, not later
+      // A kernel's closure (its parameter buffer) was allocated by the host thread that
+      // queued it: that thread frees it (enqueue), from and into its own malloc cache,
+      // where freeing it here would send both threads to malloc's shared, locked arena at
+      // every launch. Other closures (a staged copy) go now, not later.
+      if (command.kind == CommandKind::Kernel) kept = std::move(command.run);
+    }
     support::lock_spinning(lock);  // a host thread queueing or synchronising holds it briefly
+    if (kept) stream.finished_.push_back(std::move(kept));
   }
   stream.runner_active_ = false;
   log::debug(log::Category::Core, "stream {}: runtime thread ends", stream.id());
