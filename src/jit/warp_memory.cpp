@@ -150,7 +150,11 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   llvm::BasicBlock* some = new_block("access");
   b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(0)), none, some);
   b_.SetInsertPoint(some);
-  llvm::Value* pointers = lane_addresses(address, inst.q.space, false);
+  // Every lane's address, as pointers and as integers: made after the lane-0 path below,
+  // on the way to the others (LLVM does not sink the vector arithmetic into the paths that
+  // use it; made first, it cost every access).
+  llvm::Value* pointers = nullptr;
+  llvm::Value* integers = nullptr;
   const unsigned bits = ptx::bit_width(inst.q.type);
   const uint64_t element_bytes = bits / 8;
   const uint64_t access_bytes = element_bytes * values.size();
@@ -160,7 +164,6 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
 
   // The alignment the GPU requires of global, shared and generic accesses (a misaligned
   // active lane ends the launch with cudaErrorMisalignedAddress, named by its lane).
-  llvm::Value* integers = b_.CreatePtrToInt(pointers, lanes64);
   const ptx::StateSpace space = inst.q.space;
   const bool checks_alignment =
       access_bytes > 1 &&
@@ -266,6 +269,77 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     llvm::Value* last = b_.CreateAdd(own, b_.CreateSub(b_.getInt64((width - 1) * step), before));
     return {begin, b_.CreateICmpULE(last, b_.getInt64(0xffffffffu))};
   };
+  // A whole warp's access to consecutive global memory from a thread-indexed address is, in
+  // nearly every kernel, a stream that the blocks a worker runs one after another go on with:
+  // the access hints the cache at the data kPrefetchAhead bytes on (a hint: no fault, no
+  // change in results). The host's prefetchers alone left saxpy's loads waiting: saxpy 2^25
+  // went from 18.3 to 15.0 ms with it (median of 5 alternating runs, 2-core KVM machine).
+  auto prefetch_ahead = [&](llvm::Value* from) {
+    if (!strided || (space != ptx::StateSpace::Global && space != ptx::StateSpace::Generic)) return;
+    llvm::Value* ahead = b_.CreateIntToPtr(b_.CreateAdd(from, b_.getInt64(kPrefetchAhead)), fl_.ptr_type());
+    b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {fl_.ptr_type()},
+                       {ahead, c32(store ? 1 : 0), c32(3), c32(1)});  // write or read, keep in all caches, data
+  };
+  // Whether an address is aligned for the access (where the GPU requires it).
+  auto aligned = [&](llvm::Value* address) -> llvm::Value* {
+    if (!checks_alignment) return b_.getTrue();
+    return b_.CreateICmpEQ(b_.CreateAnd(address, b_.getInt64(access_bytes - 1)), b_.getInt64(0));
+  };
+  // A store's value of element i, as integers of the access's width.
+  auto stored = [&](size_t i) {
+    llvm::Value* v = fl_.to_bits(vector_read(*values[i], inst.q.type));
+    return v->getType()->getScalarSizeInBits() != bits ? b_.CreateTrunc(v, lanes_type) : v;
+  };
+  auto write_loaded = [&](size_t i, llvm::Value* loaded) {
+    if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
+  };
+  // The common case of a strided address first, from lane 0's address alone when lane 0
+  // is active (every lane, `if (tid < s)`, `if (tid == 0)`): the active lanes are lane 0's
+  // address plus their place (its lanes do not wrap when the register is 32 bits wide).
+  // With every lane active a plain vector access, else a masked one when the vector stays
+  // on the active lanes' pages; the rest, and any misaligned lane, take the general path.
+  if (strided) {
+    llvm::Value* own = b_.CreateExtractElement(
+        vector_read(*address_register, register_width(address_register->reg) == 32 ? ptx::Type::U32 : ptx::Type::U64),
+        uint64_t{0});
+    const int64_t offset = address.kind == ptx::Operand::Kind::Address ? address.offset : 0;
+    llvm::Value* lane0 = b_.CreateAdd(b_.CreateZExt(own, i64), b_.getInt64(static_cast<uint64_t>(offset)));
+    llvm::Value* from = space == ptx::StateSpace::Shared
+                            ? b_.CreatePtrToInt(b_.CreateGEP(b_.getInt8Ty(), fl_.shared_base, lane0), i64)
+                            : lane0;
+    llvm::Value* ok = b_.CreateAnd(b_.CreateICmpNE(b_.CreateAnd(mask, c32(1)), c32(0)), aligned(from));
+    if (register_width(address_register->reg) == 32)
+      ok = b_.CreateAnd(ok, b_.CreateICmpULE(b_.CreateZExt(own, i64),
+                                             b_.getInt64(0xffffffffu - (kLanes - 1) * element_bytes)));
+    llvm::BasicBlock* from_lane0 = new_block("access.from_lane0");
+    llvm::BasicBlock* every_lane = new_block("access.from_lane0.every_lane");
+    llvm::BasicBlock* some_lanes = new_block("access.from_lane0.some_lanes");
+    llvm::BasicBlock* masked = new_block("access.from_lane0.masked");
+    llvm::BasicBlock* other = new_block("access.lanes");
+    b_.CreateCondBr(ok, from_lane0, other);
+    b_.SetInsertPoint(from_lane0);
+    llvm::Value* at = b_.CreateIntToPtr(from, fl_.ptr_type());
+    b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(kNone)), every_lane, some_lanes);
+    b_.SetInsertPoint(some_lanes);
+    b_.CreateCondBr(pages_ok(from, mask, kLanes), masked, other);
+    for (llvm::BasicBlock* block : {every_lane, masked}) {
+      b_.SetInsertPoint(block);
+      const bool every = block == every_lane;
+      if (every) prefetch_ahead(from);
+      if (store && every) {
+        b_.CreateAlignedStore(stored(0), at, align);
+      } else if (store) {
+        b_.CreateMaskedStore(stored(0), at, align, mask_lanes);
+      } else {
+        write_loaded(0, every ? static_cast<llvm::Value*>(b_.CreateAlignedLoad(lanes_type, at, align))
+                              : b_.CreateMaskedLoad(lanes_type, at, align, mask_lanes));
+      }
+      b_.CreateBr(none);
+    }
+    b_.SetInsertPoint(other);
+  }
+  pointers = lane_addresses(address, inst.q.space, false);
+  integers = b_.CreatePtrToInt(pointers, lanes64);
   // Where a consecutive access starts (lane 0's address, which an inactive lane 0 holds only
   // when its register's stride says so), and whether the lanes are consecutive.
   llvm::Value* first = b_.CreateExtractElement(integers, uint64_t{0});
@@ -307,22 +381,6 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     consecutive_known = found[1];
   }
   auto start = [&] { return b_.CreateIntToPtr(first, fl_.ptr_type()); };
-  // A whole warp's access to consecutive global memory from a thread-indexed address is, in
-  // nearly every kernel, a stream that the blocks a worker runs one after another go on with:
-  // the access hints the cache at the data kPrefetchAhead bytes on (a hint: no fault, no
-  // change in results). The host's prefetchers alone left saxpy's loads waiting: saxpy 2^25
-  // went from 18.3 to 15.0 ms with it (median of 5 alternating runs, 2-core KVM machine).
-  auto prefetch_ahead = [&] {
-    if (!strided || (space != ptx::StateSpace::Global && space != ptx::StateSpace::Generic)) return;
-    llvm::Value* ahead = b_.CreateIntToPtr(b_.CreateAdd(first, b_.getInt64(kPrefetchAhead)), fl_.ptr_type());
-    b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {fl_.ptr_type()},
-                       {ahead, c32(store ? 1 : 0), c32(3), c32(1)});  // write or read, keep in all caches, data
-  };
-  // Whether an address is aligned for the access (where the GPU requires it).
-  auto aligned = [&](llvm::Value* address) -> llvm::Value* {
-    if (!checks_alignment) return b_.getTrue();
-    return b_.CreateICmpEQ(b_.CreateAnd(address, b_.getInt64(access_bytes - 1)), b_.getInt64(0));
-  };
   // The same for a half of the warp, and whether it may be accessed as one: its active lanes'
   // addresses aligned, its pages all right (`step` 0: one address, no pages to check); a
   // half with no active lane may.
@@ -394,14 +452,6 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                               kLanes / 2)));
     b_.CreateCondBr(halves_ok, halves, scattered);
   };
-  // A store's value of element i, as integers of the access's width.
-  auto stored = [&](size_t i) {
-    llvm::Value* v = fl_.to_bits(vector_read(*values[i], inst.q.type));
-    return v->getType()->getScalarSizeInBits() != bits ? b_.CreateTrunc(v, lanes_type) : v;
-  };
-  auto write_loaded = [&](size_t i, llvm::Value* loaded) {
-    if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, mask);
-  };
   if (values.size() != 1) {
     // .v2/.v4: a gather or scatter per element.
     check_alignment();
@@ -444,7 +494,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateAlignedStore(b_.CreateExtractElement(v, only), only_pointer, align);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
-      prefetch_ahead();
+      prefetch_ahead(first);
       b_.CreateAlignedStore(v, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
@@ -469,7 +519,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                                                      b_.CreateAlignedLoad(element, only_pointer, align), only);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
-      prefetch_ahead();
+      prefetch_ahead(first);
       llvm::Value* full_load = b_.CreateAlignedLoad(lanes_type, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
