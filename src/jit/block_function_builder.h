@@ -98,7 +98,8 @@ class BlockFunctionBuilder {
   void emit_per_lane(const ptx::Instruction& inst, uint32_t statement);
   void emit_lane_wise(const ptx::Instruction& inst);
   bool emit_memory(const ptx::Instruction& inst);  // warp_memory.cpp
-  llvm::Value* lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run);
+  // `pinned`: computed where it is made, never hoisted out of a loop (see emit_memory).
+  llvm::Value* lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run, bool pinned = false);
   void emit_activemask(const ptx::Instruction& inst);
   void emit_warp_step(const ptx::Instruction& inst);  // warp_collective_lowering.cpp
   llvm::Value* active_mask_for(const ptx::Instruction& inst, llvm::BasicBlock*& skip_to);

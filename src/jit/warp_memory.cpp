@@ -10,6 +10,7 @@
 // .acquire, .release) outside .shared and the spaces whose addresses need more
 // (.shared::cluster, 32-bit .local addresses) run once per lane.
 #include <fmt/format.h>
+#include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
@@ -57,7 +58,8 @@ bool loads_or_stores_lane_wise(const ptx::Instruction& inst) {
 
 // Each lane's address of an address operand in `space`; null when this is not one the
 // lane-wise path knows (the caller then runs the instruction per lane).
-llvm::Value* BlockFunctionBuilder::lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run) {
+llvm::Value* BlockFunctionBuilder::lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run,
+                                                  bool pinned) {
   const ptx::Operand* base = nullptr;
   int64_t offset = 0;
   if (op.kind == ptx::Operand::Kind::Address) {
@@ -118,6 +120,15 @@ llvm::Value* BlockFunctionBuilder::lane_addresses(const ptx::Operand& op, ptx::S
   if (dry_run) return known;
   llvm::Value* v = vector_read(*base, bits == 32 ? ptx::Type::U32 : ptx::Type::U64);
   if (bits == 32) v = b_.CreateZExt(v, lanes64);
+  if (pinned) {
+    // Plus a zero LLVM cannot see through (an empty asm statement with a side effect, which
+    // stays where it is): the vectors computed from it stay in this block. Being loop
+    // invariant, they would otherwise be hoisted to the loop's entry and computed on every
+    // path, also those that never use them.
+    auto* zero = llvm::InlineAsm::get(llvm::FunctionType::get(i64, {i64}, false), "", "=r,0", /*hasSideEffects=*/true);
+    llvm::Value* opaque = b_.CreateCall(zero, {b_.getInt64(0)});
+    v = b_.CreateAdd(v, b_.CreateVectorSplat(kLanes, opaque));
+  }
   if (shared) return byte_lanes(fl_.shared_base, b_.CreateAdd(v, splat64(offset)));
   return b_.CreateIntToPtr(b_.CreateAdd(v, splat64(offset)), lanes_of(fl_.ptr_type()));
 }
@@ -151,8 +162,8 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(0)), none, some);
   b_.SetInsertPoint(some);
   // Every lane's address, as pointers and as integers: made after the lane-0 path below,
-  // on the way to the others (LLVM does not sink the vector arithmetic into the paths that
-  // use it; made first, it cost every access).
+  // on the way to the others, and pinned there (lane_addresses): made first, or hoisted out
+  // of the loops around it, the vector arithmetic cost every access, also those from lane 0.
   llvm::Value* pointers = nullptr;
   llvm::Value* integers = nullptr;
   const unsigned bits = ptx::bit_width(inst.q.type);
@@ -338,7 +349,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     }
     b_.SetInsertPoint(other);
   }
-  pointers = lane_addresses(address, inst.q.space, false);
+  pointers = lane_addresses(address, inst.q.space, false, /*pinned=*/strided);
   integers = b_.CreatePtrToInt(pointers, lanes64);
   // Where a consecutive access starts (lane 0's address, which an inactive lane 0 holds only
   // when its register's stride says so), and whether the lanes are consecutive.
