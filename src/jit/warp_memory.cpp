@@ -268,15 +268,23 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // scattered.
   // Where a segment of `width` lanes from `from` whose lanes are `step` bytes apart starts (the
   // first active lane's address less its place; `lanes`: the segment's active lanes, from bit
-  // 0, at least one), and whether its 32-bit register's values do not wrap in it.
+  // 0, at least one), and whether its 32-bit register's values do not wrap in it. The lane's
+  // address comes from its address register alone, as lane_addresses makes every lane's: no
+  // vector of all 32 addresses is needed for it.
+  const int64_t offset = address.kind == ptx::Operand::Kind::Address ? address.offset : 0;
   auto segment_base = [&](uint32_t from, uint32_t width, llvm::Value* lanes,
                           uint64_t step) -> std::pair<llvm::Value*, llvm::Value*> {
     llvm::Value* place = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {lanes, b_.getTrue()});
     llvm::Value* lane = b_.CreateAdd(place, c32(from));
     llvm::Value* before = b_.CreateMul(b_.CreateZExt(place, i64), b_.getInt64(step));
-    llvm::Value* begin = b_.CreateSub(b_.CreateExtractElement(integers, lane), before);
-    if (step == 0 || register_width(address_register->reg) != 32) return {begin, b_.getTrue()};
-    llvm::Value* own = b_.CreateZExt(b_.CreateExtractElement(vector_read(*address_register, ptx::Type::U32), lane), i64);
+    const bool narrow = register_width(address_register->reg) == 32;
+    llvm::Value* own = b_.CreateZExt(
+        b_.CreateExtractElement(vector_read(*address_register, narrow ? ptx::Type::U32 : ptx::Type::U64), lane), i64);
+    llvm::Value* at = b_.CreateAdd(own, b_.getInt64(static_cast<uint64_t>(offset)));
+    if (space == ptx::StateSpace::Shared)
+      at = b_.CreatePtrToInt(b_.CreateGEP(b_.getInt8Ty(), fl_.shared_base, at), i64);
+    llvm::Value* begin = b_.CreateSub(at, before);
+    if (step == 0 || !narrow) return {begin, b_.getTrue()};
     llvm::Value* last = b_.CreateAdd(own, b_.CreateSub(b_.getInt64((width - 1) * step), before));
     return {begin, b_.CreateICmpULE(last, b_.getInt64(0xffffffffu))};
   };
@@ -285,8 +293,10 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // the access hints the cache at the data kPrefetchAhead bytes on (a hint: no fault, no
   // change in results). The host's prefetchers alone left saxpy's loads waiting: saxpy 2^25
   // went from 18.3 to 15.0 ms with it (median of 5 alternating runs, 2-core KVM machine).
+  // (Only the lane-0 path below prefetches: a strided access with every lane active takes it
+  // or, misaligned or wrapping, the general path.)
   auto prefetch_ahead = [&](llvm::Value* from) {
-    if (!strided || (space != ptx::StateSpace::Global && space != ptx::StateSpace::Generic)) return;
+    if (space != ptx::StateSpace::Global && space != ptx::StateSpace::Generic) return;
     llvm::Value* ahead = b_.CreateIntToPtr(b_.CreateAdd(from, b_.getInt64(kPrefetchAhead)), fl_.ptr_type());
     b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {fl_.ptr_type()},
                        {ahead, c32(store ? 1 : 0), c32(3), c32(1)});  // write or read, keep in all caches, data
@@ -310,18 +320,9 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // With every lane active a plain vector access, else a masked one when the vector stays
   // on the active lanes' pages; the rest, and any misaligned lane, take the general path.
   if (strided) {
-    llvm::Value* own = b_.CreateExtractElement(
-        vector_read(*address_register, register_width(address_register->reg) == 32 ? ptx::Type::U32 : ptx::Type::U64),
-        uint64_t{0});
-    const int64_t offset = address.kind == ptx::Operand::Kind::Address ? address.offset : 0;
-    llvm::Value* lane0 = b_.CreateAdd(b_.CreateZExt(own, i64), b_.getInt64(static_cast<uint64_t>(offset)));
-    llvm::Value* from = space == ptx::StateSpace::Shared
-                            ? b_.CreatePtrToInt(b_.CreateGEP(b_.getInt8Ty(), fl_.shared_base, lane0), i64)
-                            : lane0;
-    llvm::Value* ok = b_.CreateAnd(b_.CreateICmpNE(b_.CreateAnd(mask, c32(1)), c32(0)), aligned(from));
-    if (register_width(address_register->reg) == 32)
-      ok = b_.CreateAnd(ok, b_.CreateICmpULE(b_.CreateZExt(own, i64),
-                                             b_.getInt64(0xffffffffu - (kLanes - 1) * element_bytes)));
+    auto [from, no_wrap] = segment_base(0, kLanes, c32(1), element_bytes);
+    llvm::Value* lane0_active = b_.CreateICmpNE(b_.CreateAnd(mask, c32(1)), c32(0));
+    llvm::Value* ok = b_.CreateAnd(lane0_active, b_.CreateAnd(no_wrap, aligned(from)));
     llvm::BasicBlock* from_lane0 = new_block("access.from_lane0");
     llvm::BasicBlock* every_lane = new_block("access.from_lane0.every_lane");
     llvm::BasicBlock* some_lanes = new_block("access.from_lane0.some_lanes");
@@ -382,15 +383,9 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     }
     return merged;
   };
-  if (strided) {
-    auto start_of = [&](llvm::Value* lanes) {
-      auto [begin, known] = segment_base(0, kLanes, lanes, element_bytes);
-      return std::vector<llvm::Value*>{begin, known};
-    };
-    const auto found = by_mask([&] { return start_of(c32(1)); }, [&] { return start_of(mask); });
-    first = found[0];
-    consecutive_known = found[1];
-  }
+  // A strided access here has lane 0 inactive, or failed the lane-0 path's test: from its
+  // first active lane.
+  if (strided) std::tie(first, consecutive_known) = segment_base(0, kLanes, mask, element_bytes);
   auto start = [&] { return b_.CreateIntToPtr(first, fl_.ptr_type()); };
   // The same for a half of the warp, and whether it may be accessed as one: its active lanes'
   // addresses aligned, its pages all right (`step` 0: one address, no pages to check); a
@@ -505,7 +500,6 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       b_.CreateAlignedStore(b_.CreateExtractElement(v, only), only_pointer, align);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
-      prefetch_ahead(first);
       b_.CreateAlignedStore(v, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
@@ -530,7 +524,6 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
                                                      b_.CreateAlignedLoad(element, only_pointer, align), only);
       b_.CreateBr(done);
       b_.SetInsertPoint(full);
-      prefetch_ahead(first);
       llvm::Value* full_load = b_.CreateAlignedLoad(lanes_type, start(), align);
       b_.CreateBr(done);
       b_.SetInsertPoint(whole);
