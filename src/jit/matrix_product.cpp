@@ -110,6 +110,11 @@ struct OperandPlan {
   Type type = Type::None;
   uint64_t mask = 0;  // of an element's bits
   std::vector<FragmentElement> elements;
+  // Where each element of the matrix is (in matrix order) when the lanes' buffers are one
+  // block, slot s of lane l at s * 32 + l (the compiled strategy's warp step): the byte
+  // offset of a 32-bit read whose low bits are the element. Empty where some element is
+  // in no lane's fragment or not whole bytes within the low 32 bits of its slot.
+  std::vector<uint32_t> flat;
 };
 
 // The places of every lane's fragment elements for one form, worked out once per worker.
@@ -119,6 +124,7 @@ struct ProductPlan {
   MatrixDims dims{};
   bool integer = false;     // s8, u8, s4, u4 or b1 inputs: s32 C and D
   bool block_sums = false;  // f16, bf16 or tf32 inputs into f32, but the emulated m8n8k4
+  bool exact_flat = false;  // block sums of a single block with every operand's flat places: exact_flat_products
   OperandPlan a, b, c, d;
 };
 
@@ -136,13 +142,32 @@ OperandPlan plan_operand(const MatrixForm& form, MatrixOperand operand, Type typ
                                static_cast<uint8_t>((i % chunk) * width), static_cast<uint16_t>(p.row * cols + p.col)});
     }
   }
+  constexpr uint32_t kNowhere = ~0u;
+  if (width % 8 != 0 || width > 32) return plan;
+  plan.flat.assign(size_t{operand_size(dims, operand).row} * cols, kNowhere);
+  for (const FragmentElement& e : plan.elements) {
+    if (e.shift % 8 != 0 || e.shift + width > 32) return plan.flat.clear(), plan;
+    plan.flat[e.at] = (e.slot * kWarpLanes + e.lane) * 8 + e.shift / 8;  // a later lane's, as gather keeps
+  }
+  if (std::find(plan.flat.begin(), plan.flat.end(), kNowhere) != plan.flat.end()) plan.flat.clear();
   return plan;
 }
 
-const ProductPlan& product_plan(uint64_t encoded) {
+// What a worker keeps between products: the plans of the forms it has met and the
+// matrices of a product (one thread_local, since each access to one costs a call in a
+// shared library).
+struct WorkerState {
+  std::vector<std::unique_ptr<ProductPlan>> plans;
+  const ProductPlan* last = nullptr;
+  std::vector<double> a, b, c;
+  std::vector<int64_t> ai, bi, ci, a_exponents, b_exponents;
+  std::vector<uint64_t> d;
+};
+
+const ProductPlan& product_plan(WorkerState& worker, uint64_t encoded) {
   // A kernel uses a handful of forms: a short list searched in order, the last one found first.
-  thread_local std::vector<std::unique_ptr<ProductPlan>> plans;
-  thread_local const ProductPlan* last = nullptr;
+  auto& plans = worker.plans;
+  auto& last = worker.last;
   if (last != nullptr && last->encoded == encoded) return *last;
   for (const auto& plan : plans) {
     if (plan->encoded == encoded) return *(last = plan.get());
@@ -159,6 +184,8 @@ const ProductPlan& product_plan(uint64_t encoded) {
   plan->b = plan_operand(form, MatrixOperand::B, form.b, kSlotB);
   plan->c = plan_operand(form, MatrixOperand::C, form.c, kSlotC);
   plan->d = plan_operand(form, MatrixOperand::C, plan->integer ? Type::S32 : form.d, kSlotD);
+  plan->exact_flat = plan->block_sums && block_fma_group(form) >= plan->dims.k && !plan->a.flat.empty() &&
+                     !plan->b.flat.empty() && !plan->c.flat.empty() && !plan->d.flat.empty();
   plans.push_back(std::move(plan));
   return *(last = plans.back().get());
 }
@@ -176,6 +203,15 @@ void gather(const OperandPlan& plan, void* const* lanes, uint32_t members, uint3
   }
 }
 
+// An operand's elements as bits, from `flat` (the lanes' buffers as one block, every lane
+// a member) by the plan's flat offsets where it has them, else lane by lane.
+void gather_bits(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, const uint8_t* flat,
+                 uint64_t* bits) {
+  if (flat == nullptr || plan.flat.empty()) return gather(plan, lanes, members, stride, bits);
+  matrix_product_kernels().gather_flat(flat, plan.flat.data(), plan.flat.size(), static_cast<uint32_t>(plan.mask),
+                                       bits);
+}
+
 // The formats decode_inputs reads; false for other types.
 bool float_fields(Type type, FloatFields& f) {
   switch (type) {
@@ -190,31 +226,35 @@ bool float_fields(Type type, FloatFields& f) {
 // An operand's `size` elements (a multiple of 8, as every operand of every form is) as
 // doubles; `exponents`, when given (the block sums' f16, bf16 and tf32 inputs), gets the
 // exponents the block sums count.
-void gather_values(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, size_t size,
-                   double* values, int64_t* exponents) {
+void gather_values(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, const uint8_t* flat,
+                   size_t size, double* values, int64_t* exponents) {
   auto* bits = reinterpret_cast<uint64_t*>(values);
-  gather(plan, lanes, members, stride, bits);
+  gather_bits(plan, lanes, members, stride, flat, bits);
   FloatFields f;
   if (float_fields(plan.type, f)) return matrix_product_kernels().decode_inputs(f, size, bits, exponents);
   for (size_t i = 0; i < size; ++i) values[i] = to_double(plan.type, bits[i]);
 }
 
-void gather_integers(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, size_t size,
-                     int64_t* integers) {
-  gather(plan, lanes, members, stride, integers);
+void gather_integers(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride,
+                     const uint8_t* flat, size_t size, int64_t* integers) {
+  gather_bits(plan, lanes, members, stride, flat, reinterpret_cast<uint64_t*>(integers));
   for (size_t i = 0; i < size; ++i) integers[i] = to_integer(plan.type, static_cast<uint64_t>(integers[i]));
 }
 
 // One product of a warp's instruction (the whole warp's, or one quad pair's): `members`
-// are the lanes of the product that take part, `lanes` their buffers.
-void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, uint32_t stride, bool partial) {
+// are the lanes of the product that take part, `lanes` their buffers; `flat`, when not
+// null, the same buffers as one block (OperandPlan::flat) with every lane a member.
+void multiply(WorkerState& worker, const ProductPlan& plan, void* const* lanes, uint32_t members, uint32_t stride,
+              bool partial, uint8_t* flat) {
   const MatrixForm& form = plan.form;
   const MatrixDims& dims = plan.dims;
   // Reused per worker. Elements of lanes that are not members are 0: the matrices are
   // cleared first unless every lane of the product takes part.
-  thread_local std::vector<double> a, b, c;
-  thread_local std::vector<int64_t> ai, bi, ci, a_exponents, b_exponents;
-  thread_local std::vector<uint64_t> d;
+  auto& [plans, last, a, b, c, ai, bi, ci, a_exponents, b_exponents, d] = worker;
+  if (plan.exact_flat && flat != nullptr &&
+      matrix_product_kernels().exact_flat_products(
+          {flat, plan.a.flat.data(), plan.b.flat.data(), plan.c.flat.data(), plan.d.flat.data(), dims, form.a, form.b}))
+    return;
   const size_t a_size = size_t{dims.m} * dims.k, b_size = size_t{dims.k} * dims.n, c_size = size_t{dims.m} * dims.n;
   auto prepare = [partial](auto& matrix, size_t size) {
     if (partial) matrix.assign(size, 0);
@@ -225,9 +265,9 @@ void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, uin
     prepare(ai, a_size);
     prepare(bi, b_size);
     prepare(ci, c_size);
-    gather_integers(plan.a, lanes, members, stride, a_size, ai.data());
-    gather_integers(plan.b, lanes, members, stride, b_size, bi.data());
-    gather_integers(plan.c, lanes, members, stride, c_size, ci.data());
+    gather_integers(plan.a, lanes, members, stride, flat, a_size, ai.data());
+    gather_integers(plan.b, lanes, members, stride, flat, b_size, bi.data());
+    gather_integers(plan.c, lanes, members, stride, flat, c_size, ci.data());
   } else {
     prepare(a, a_size);
     prepare(b, b_size);
@@ -236,9 +276,9 @@ void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, uin
       prepare(a_exponents, a_size);
       prepare(b_exponents, b_size);
     }
-    gather_values(plan.a, lanes, members, stride, a_size, a.data(), plan.block_sums ? a_exponents.data() : nullptr);
-    gather_values(plan.b, lanes, members, stride, b_size, b.data(), plan.block_sums ? b_exponents.data() : nullptr);
-    gather_values(plan.c, lanes, members, stride, c_size, c.data(), nullptr);
+    gather_values(plan.a, lanes, members, stride, flat, a_size, a.data(), plan.block_sums ? a_exponents.data() : nullptr);
+    gather_values(plan.b, lanes, members, stride, flat, b_size, b.data(), plan.block_sums ? b_exponents.data() : nullptr);
+    gather_values(plan.c, lanes, members, stride, flat, c_size, c.data(), nullptr);
   }
   if (plan.block_sums) {
     matrix_product_kernels().block_fma_products(block_fma_group(form), dims, a.data(), a_exponents.data(), b.data(),
@@ -277,6 +317,15 @@ void multiply(const ProductPlan& plan, void* const* lanes, uint32_t members, uin
     }
   }
   // D into every member lane's D registers.
+  if (flat != nullptr && !plan.d.flat.empty()) {
+    // Little-endian: an element's bytes are the low ones of d[at].
+    if (element_bits(plan.d.type) == 16) {
+      for (size_t at = 0; at < plan.d.flat.size(); ++at) std::memcpy(flat + plan.d.flat[at], &d[at], 2);
+    } else {
+      for (size_t at = 0; at < plan.d.flat.size(); ++at) std::memcpy(flat + plan.d.flat[at], &d[at], 4);
+    }
+    return;
+  }
   for (const FragmentElement& e : plan.d.elements) {
     if (!(members >> e.lane & 1)) continue;
     uint64_t& reg = static_cast<uint64_t*>(lanes[e.lane])[e.slot * stride];
@@ -295,10 +344,18 @@ const MatrixProductKernels& matrix_product_kernels() {
 void matrix_product(void* const* lanes, uint32_t members, uint32_t stride) {
   if (members == 0) return;
   const auto* first = static_cast<const uint64_t*>(lanes[__builtin_ctz(members)]);
-  const ProductPlan& plan = product_plan(first[kSlotForm * stride]);
+  thread_local WorkerState worker_state;
+  WorkerState& worker = worker_state;
+  const ProductPlan& plan = product_plan(worker, first[kSlotForm * stride]);
+  // The compiled strategy's warp step: every lane's slots in one block.
+  bool one_block = stride == kWarpLanes;
+  for (uint32_t lane = 0; lane < kWarpLanes && one_block; ++lane)
+    one_block = lanes[lane] == static_cast<const uint64_t*>(lanes[0]) + lane;
   for (uint32_t product = 0; product < product_count(plan.form); ++product) {
     const uint32_t all = product_lanes(plan.form, product), group = members & all;
-    if (group != 0) multiply(plan, lanes, group, stride, group != all);
+    const bool partial = group != all;
+    auto* flat = one_block && !partial && all == ~0u ? static_cast<uint8_t*>(lanes[0]) : nullptr;
+    if (group != 0) multiply(worker, plan, lanes, group, stride, partial, flat);
   }
 }
 

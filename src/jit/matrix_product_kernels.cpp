@@ -1,6 +1,7 @@
 // The vector kernels of the tensor-core products (matrix_product_kernels.h). Built twice:
 // CUCPU_KERNELS_ISA names the namespace of this build (x86_64_v4 or x86_64).
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <cstring>
 
@@ -12,6 +13,8 @@
 
 namespace cucpu::jit::CUCPU_KERNELS_ISA {
 namespace {
+
+using ptx::Type;
 
 // Fraction bits kept below the largest exponent of a block (see block_fma_products).
 constexpr int64_t kBlockFractionBits = 25;
@@ -37,6 +40,19 @@ uint64_t f32_bits(double v) {
   uint32_t bits;
   std::memcpy(&bits, &f, 4);
   return bits;
+}
+
+using Floats8 = float __attribute__((vector_size(32)));
+using Words8 = uint32_t __attribute__((vector_size(32)));
+
+// Eight results (each exactly an f32, or, where `may_be_nan`, a NaN) as f32 bits into d[0..7].
+[[gnu::always_inline]] inline void store_f32_bits(const Doubles8& v, bool may_be_nan, uint64_t* d) {
+  if (may_be_nan) {  // lane by lane, for a NaN's canonical bits
+    for (uint32_t i = 0; i < 8; ++i) d[i] = f32_bits(v[i]);
+    return;
+  }
+  const Bits8 bits = __builtin_convertvector(reinterpret_cast<Words8>(__builtin_convertvector(v, Floats8)), Bits8);
+  std::memcpy(d, &bits, sizeof bits);
 }
 
 // Each lane (finite, or an infinity) rounded toward zero to f32, as a double: the fraction
@@ -86,6 +102,7 @@ void block_fma_products(
     for (uint32_t col = 0; col < dims.n; col += 8) {
       Doubles8 acc;
       std::memcpy(&acc, c + size_t{row} * dims.n + col, sizeof acc);
+      bool non_finite = false;  // some block had an infinite or NaN term: a NaN result is possible
       for (uint32_t k0 = 0; k0 < dims.k; k0 += group) {
         const uint32_t count = std::min(group, dims.k - k0);
         const Ints8 acc_field = reinterpret_cast<Ints8>((reinterpret_cast<Bits8>(acc) >> 52) & 0x7ff);
@@ -114,6 +131,7 @@ void block_fma_products(
         Doubles8 sum = sums[0] + sums[1];
         round_to_f32_toward_zero(sum);
         if (largest_lane(largest) >= kNonFinite) {
+          non_finite = true;
           for (uint32_t i = 0; i < 8; ++i) {
             if (largest[i] >= kNonFinite)
               sum[i] = non_finite_block_sum(acc[i], a_row + k0, b + size_t{k0} * dims.n + col + i, dims.n, count);
@@ -121,7 +139,7 @@ void block_fma_products(
         }
         acc = sum;
       }
-      for (uint32_t i = 0; i < 8; ++i) d[size_t{row} * dims.n + col + i] = f32_bits(acc[i]);
+      store_f32_bits(acc, non_finite, d + size_t{row} * dims.n + col);
     }
   }
 }
@@ -179,8 +197,131 @@ void integer_products(const MatrixDims& dims, const int64_t* a, const int64_t* b
   }
 }
 
+void gather_flat(const uint8_t* lanes, const uint32_t* offsets, size_t count, uint32_t mask, uint64_t* bits) {
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t v;
+    std::memcpy(&v, lanes + offsets[i], sizeof v);
+    bits[i] = v & mask;
+  }
+}
+
+// Sixteen f32 values (or their bits) as one value.
+using Floats16 = float __attribute__((vector_size(64)));
+using Words16 = uint32_t __attribute__((vector_size(64)));
+using SignedWords16 = int32_t __attribute__((vector_size(64)));
+
+// The smallest (largest) of sixteen lanes, by halving.
+int32_t smallest_lane(SignedWords16 v) {
+  for (uint32_t half = 8; half != 0; half /= 2) {
+    SignedWords16 moved;
+    for (uint32_t i = 0; i < 16; ++i) moved[i] = v[(i + half) % 16];
+    v = moved < v ? moved : v;
+  }
+  return v[0];
+}
+
+// What the exact products need to know of an operand's f32 values: whether one is infinite
+// or NaN, the largest exponent as block_fma_products counts exponents (no smaller than
+// `smallest_exponent`, the format's subnormals' and zeros' at most), and the exponent of
+// the lowest set bit of any nonzero value (every value is a multiple of 2^that).
+struct OperandBounds {
+  bool finite;
+  int32_t largest_exponent, lowest_bit;
+};
+
+OperandBounds operand_bounds(const uint32_t* f32, size_t count, int32_t smallest_exponent) {
+  constexpr int32_t kNoBit = 1 << 28;
+  SignedWords16 top_field{}, lowest = SignedWords16{} + kNoBit;
+  for (size_t i = 0; i < count; i += 16) {
+    Words16 bits;
+    std::memcpy(&bits, f32 + i, sizeof bits);
+    const SignedWords16 field = reinterpret_cast<SignedWords16>((bits >> 23) & 0xff);
+    const SignedWords16 fraction = reinterpret_cast<SignedWords16>(bits & 0x7fffff);
+    const SignedWords16 significand = field == 0 ? fraction : fraction | (1 << 23);
+    // The lowest set bit alone, a power of two: as a float its exponent field counts the zeros below it.
+    const Words16 low = reinterpret_cast<Words16>(__builtin_convertvector(significand & -significand, Floats16));
+    const SignedWords16 zeros_below = reinterpret_cast<SignedWords16>(low >> 23) - 127;
+    const SignedWords16 bit = (field == 0 ? SignedWords16{} + 1 : field) - 127 - 23 + zeros_below;
+    lowest = significand == 0 ? lowest : bit < lowest ? bit : lowest;
+    top_field = field > top_field ? field : top_field;
+  }
+  const int32_t field = -smallest_lane(-top_field);
+  return {field != 0xff, std::max(field - 127, smallest_exponent), smallest_lane(lowest)};
+}
+
+// An operand's elements (ExactFlatProduct) as f32 bits into `f32`: f16 widened, bf16 and tf32
+// as the f32 bits they are (tf32's 13 low bits cleared, as the tensor core ignores them).
+void operand_as_f32(const ExactFlatProduct& p, const uint32_t* offsets, size_t count, Type type, uint32_t* f32) {
+  for (size_t i = 0; i < count; ++i) {
+    uint32_t v;
+    std::memcpy(&v, p.lanes + offsets[i], sizeof v);
+    f32[i] = v;
+  }
+  for (size_t i = 0; i < count; i += 16) {
+    Words16 bits;
+    std::memcpy(&bits, f32 + i, sizeof bits);
+    if (type == Type::F16) {
+      using Halves16 = _Float16 __attribute__((vector_size(32)));
+      using HalfBits16 = uint16_t __attribute__((vector_size(32)));
+      const Halves16 halves = reinterpret_cast<Halves16>(__builtin_convertvector(bits, HalfBits16));
+      bits = reinterpret_cast<Words16>(__builtin_convertvector(halves, Floats16));
+    } else if (type == Type::BF16) {
+      bits = (bits & 0xffff) << 16;
+    } else if (type == Type::TF32) {
+      bits &= ~uint32_t{0x1fff};
+    }
+    std::memcpy(f32 + i, &bits, sizeof bits);
+  }
+}
+
+// The f32-accumulating product of f16, bf16 or tf32 inputs in one block (block_fma_products)
+// where the truncation can change no term: every term a multiple of 2^q for the largest q
+// any element of D can have, that is the products' lowest bits (A's and B's added) and C's at
+// or above (the largest C exponent, or A's and B's largest added) - 25. Then each result is
+// the exact sum of its terms, which double arithmetic gives in any order (multiples of 2^q
+// below 2^(q + 27), seventeen of them: 32 bits), from +0 so that zeros alone give +0, and
+// truncated to f32. The common case of integer-valued inputs (the samples' GEMMs) is such.
+bool exact_flat_products(const ExactFlatProduct& p) {
+  const MatrixDims& dims = p.dims;
+  const size_t a_size = size_t{dims.m} * dims.k, b_size = size_t{dims.k} * dims.n, c_size = size_t{dims.m} * dims.n;
+  constexpr size_t kMost = 512;
+  if (a_size > kMost || b_size > kMost || c_size > kMost || a_size % 16 || b_size % 16 || c_size % 16 || dims.n % 8)
+    return false;
+  alignas(64) uint32_t a[kMost], b[kMost], c[kMost];
+  operand_as_f32(p, p.a, a_size, p.a_type, a);
+  operand_as_f32(p, p.b, b_size, p.b_type, b);
+  operand_as_f32(p, p.c, c_size, Type::F32, c);
+  const int32_t input_smallest = p.a_type == Type::F16 ? -14 : -126;
+  const OperandBounds ab = operand_bounds(a, a_size, input_smallest), bb = operand_bounds(b, b_size, input_smallest);
+  const OperandBounds cb = operand_bounds(c, c_size, -126);
+  if (!ab.finite || !bb.finite || !cb.finite) return false;
+  const int32_t top_q = std::max(cb.largest_exponent, ab.largest_exponent + bb.largest_exponent) - kBlockFractionBits;
+  if (ab.lowest_bit + bb.lowest_bit < top_q || cb.lowest_bit < top_q) return false;
+  alignas(64) double b_values[kMost];
+  for (size_t i = 0; i < b_size; ++i) b_values[i] = std::bit_cast<float>(b[i]);
+  for (uint32_t row = 0; row < dims.m; ++row) {
+    const uint32_t* a_row = a + size_t{row} * dims.k;
+    for (uint32_t col = 0; col < dims.n; col += 8) {
+      Doubles8 sum;
+      for (uint32_t i = 0; i < 8; ++i) sum[i] = std::bit_cast<float>(c[size_t{row} * dims.n + col + i]);
+      sum += 0.0;  // -0 to +0
+      for (uint32_t k = 0; k < dims.k; ++k) {
+        Doubles8 b_row;
+        std::memcpy(&b_row, b_values + size_t{k} * dims.n + col, sizeof b_row);
+        sum += static_cast<double>(std::bit_cast<float>(a_row[k])) * b_row;
+      }
+      round_to_f32_toward_zero(sum);
+      const Words8 bits = reinterpret_cast<Words8>(__builtin_convertvector(sum, Floats8));
+      for (uint32_t i = 0; i < 8; ++i)
+        std::memcpy(p.lanes + p.d[size_t{row} * dims.n + col + i], &bits[i], sizeof bits[i]);
+    }
+  }
+  return true;
+}
+
 }  // namespace
 
-const MatrixProductKernels kKernels = {decode_inputs, block_fma_products, integer_products};
+const MatrixProductKernels kKernels = {decode_inputs, block_fma_products, integer_products, gather_flat,
+                                       exact_flat_products};
 
 }  // namespace cucpu::jit::CUCPU_KERNELS_ISA

@@ -27,6 +27,15 @@ struct FloatFields {
   uint32_t fraction_bits, exponent_bits, low_ignored;  // low_ignored: tf32's 13 unread bits
 };
 
+// One product straight from a warp step's buffer (matrix_product.cpp's flat offsets: a
+// 32-bit read at lanes + offset has the element in its low bits; D's elements are f32).
+struct ExactFlatProduct {
+  uint8_t* lanes;
+  const uint32_t *a, *b, *c, *d;
+  MatrixDims dims;
+  ptx::Type a_type, b_type;  // f16, bf16 or tf32, C and D f32
+};
+
 struct MatrixProductKernels {
   // `count` (a multiple of 8) inputs in the format `f` from their bits (in place) to doubles,
   // and, when `exponents` is given, their exponents as the block sums count them: the
@@ -44,6 +53,13 @@ struct MatrixProductKernels {
   // is a multiple of 8.
   void (*integer_products)(const MatrixDims& dims, const int64_t* a, const int64_t* b, const int64_t* c,
                            bool satfinite, uint64_t* d);
+  // bits[i] = the 32 bits at byte offsets[i] of `lanes` & mask, for i < count: an operand's
+  // elements from a warp step's buffer (matrix_product.cpp's flat offsets).
+  void (*gather_flat)(const uint8_t* lanes, const uint32_t* offsets, size_t count, uint32_t mask, uint64_t* bits);
+  // D = A * B + C of f16, bf16 or tf32 inputs into f32, of a single block of the block sums
+  // (block_fma_products' k <= group), when it can be had without truncating any term: the
+  // results into D's places and true; else false, having written nothing.
+  bool (*exact_flat_products)(const ExactFlatProduct& product);
 };
 
 // The build of matrix_product_kernels.cpp for this host.
