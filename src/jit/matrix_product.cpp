@@ -45,12 +45,12 @@ double to_double(Type type, uint64_t bits) {
   }
 }
 
-int64_t to_integer(Type type, uint64_t bits) {
-  const uint32_t width = element_bits(type);
-  if (ptx::is_signed_int(type) || type == Type::S4) {
-    return static_cast<int64_t>(bits << (64 - width)) >> (64 - width);
-  }
-  return static_cast<int64_t>(bits);
+// `count` elements of an integer type, as bits, to their values in place.
+void to_integers(Type type, size_t count, int64_t* values) {
+  if (!ptx::is_signed_int(type) && type != Type::S4) return;  // the bits are the value
+  const uint32_t unused = 64 - element_bits(type);
+  for (size_t i = 0; i < count; ++i)
+    values[i] = static_cast<int64_t>(static_cast<uint64_t>(values[i]) << unused) >> unused;
 }
 
 uint64_t from_double(Type type, double v) {
@@ -162,6 +162,7 @@ struct WorkerState {
   std::vector<double> a, b, c;
   std::vector<int64_t> ai, bi, ci, a_exponents, b_exponents;
   std::vector<uint64_t> d;
+  std::vector<uint32_t> d_words;  // D's elements of 32 bits, for scatter_words
 };
 
 const ProductPlan& product_plan(WorkerState& worker, uint64_t encoded) {
@@ -238,7 +239,7 @@ void gather_values(const OperandPlan& plan, void* const* lanes, uint32_t members
 void gather_integers(const OperandPlan& plan, void* const* lanes, uint32_t members, uint32_t stride,
                      const uint8_t* flat, size_t size, int64_t* integers) {
   gather_bits(plan, lanes, members, stride, flat, reinterpret_cast<uint64_t*>(integers));
-  for (size_t i = 0; i < size; ++i) integers[i] = to_integer(plan.type, static_cast<uint64_t>(integers[i]));
+  to_integers(plan.type, size, integers);
 }
 
 // One product of a warp's instruction (the whole warp's, or one quad pair's): `members`
@@ -250,7 +251,7 @@ void multiply(WorkerState& worker, const ProductPlan& plan, void* const* lanes, 
   const MatrixDims& dims = plan.dims;
   // Reused per worker. Elements of lanes that are not members are 0: the matrices are
   // cleared first unless every lane of the product takes part.
-  auto& [plans, last, a, b, c, ai, bi, ci, a_exponents, b_exponents, d] = worker;
+  auto& [plans, last, a, b, c, ai, bi, ci, a_exponents, b_exponents, d, d_words] = worker;
   if (plan.exact_flat && flat != nullptr &&
       matrix_product_kernels().exact_flat_products(
           {flat, plan.a.flat.data(), plan.b.flat.data(), plan.c.flat.data(), plan.d.flat.data(), dims, form.a, form.b}))
@@ -321,10 +322,10 @@ void multiply(WorkerState& worker, const ProductPlan& plan, void* const* lanes, 
     // Little-endian: an element's bytes are the low ones of d[at].
     if (element_bits(plan.d.type) == 16) {
       for (size_t at = 0; at < plan.d.flat.size(); ++at) std::memcpy(flat + plan.d.flat[at], &d[at], 2);
-    } else {
-      for (size_t at = 0; at < plan.d.flat.size(); ++at) std::memcpy(flat + plan.d.flat[at], &d[at], 4);
+      return;
     }
-    return;
+    d_words.assign(d.begin(), d.begin() + static_cast<ptrdiff_t>(plan.d.flat.size()));
+    return matrix_product_kernels().scatter_words(flat, plan.d.flat.data(), d_words.size(), d_words.data());
   }
   for (const FragmentElement& e : plan.d.elements) {
     if (!(members >> e.lane & 1)) continue;

@@ -33,6 +33,9 @@ struct WmmaLayout {
   uint32_t count = 0;            // registers per lane
   uint32_t chunk = 0, bits = 0;  // elements per register, bits per element
   bool column_major = false;
+  // Every register's elements lie one after another in memory (in the order of its bits)
+  // and fill 32 or 64 bits: a register is one access (f16 pairs, the common case).
+  bool whole_registers = false;
   std::vector<MatrixPosition> positions;
 };
 
@@ -59,6 +62,14 @@ const WmmaLayout& wmma_layout(uint64_t encoded, uint32_t count) {
   for (uint32_t lane = 0; lane < kWarpLanes; ++lane)
     for (uint32_t i = 0; i < per_lane; ++i)
       layout->positions.push_back(fragment_element(dims, form.operand, form.a, lane, i));
+  const uint32_t register_bits = layout->chunk * layout->bits;
+  layout->whole_registers = register_bits == 32 || register_bits == 64;
+  for (size_t at = 0; at < layout->positions.size() && layout->whole_registers; ++at) {
+    const MatrixPosition first = layout->positions[at - at % layout->chunk], p = layout->positions[at];
+    const uint32_t j = static_cast<uint32_t>(at % layout->chunk);
+    layout->whole_registers = layout->column_major ? p.col == first.col && p.row == first.row + j
+                                                   : p.row == first.row && p.col == first.col + j;
+  }
   layouts.push_back(std::move(layout));
   return *(last = layouts.back().get());
 }
@@ -70,6 +81,26 @@ void move_fragment(const WmmaLayout& layout, uint64_t* slots, uint32_t slot_stri
                    uint32_t lane) {
   const MatrixPosition* positions = layout.positions.data() + size_t{lane} * layout.count * layout.chunk;
   const uint32_t bits = layout.bits;
+  if (layout.whole_registers) {
+    const uint32_t bytes = layout.chunk * bits / 8;
+    bool aligned = true;  // sub-byte elements: each register's first bit on a byte
+    for (uint32_t r = 0; r < layout.count && aligned; ++r)
+      aligned = element_index(positions[r * layout.chunk], stride, layout.column_major) * bits % 8 == 0;
+    for (uint32_t r = 0; r < layout.count && aligned; ++r) {
+      uint8_t* at = base + element_index(positions[r * layout.chunk], stride, layout.column_major) * bits / 8;
+      uint64_t& reg = slots[r * slot_stride];
+      if (kStore) {
+        std::memcpy(at, &reg, bytes);  // little-endian: the low bytes
+      } else if (bytes == 4) {
+        uint32_t v;
+        std::memcpy(&v, at, 4);
+        reg = v;
+      } else {
+        std::memcpy(&reg, at, 8);
+      }
+    }
+    if (aligned) return;
+  }
   const uint64_t mask = bits >= 64 ? ~uint64_t{0} : (uint64_t{1} << bits) - 1;
   for (uint32_t r = 0; r < layout.count; ++r) {
     uint64_t reg = kStore ? slots[r * slot_stride] : 0;
