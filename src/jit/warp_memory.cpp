@@ -13,6 +13,7 @@
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
+#include <llvm/TargetParser/Host.h>
 
 #include <tuple>
 
@@ -24,6 +25,16 @@ namespace {
 // How far ahead of a warp's streaming global access its data is prefetched: two blocks of
 // 256 threads reading a float each (1024 and 2048 both gained; 4096 did not).
 constexpr uint64_t kPrefetchAhead = 2048;
+
+// Whether whole-warp streams of global memory get a software prefetch (prefetch_ahead in
+// emit_memory): on Intel cores it helped (below); on a 2-core AMD Zen 5 (family 26) it cost
+// time, medians of 5 alternating runs without it against with it: bench shfl_reduce 36.5 ->
+// 26.2 ms, reduce 30.7 -> 26.9, saxpy 9.5 -> 8.7, the other workloads within 5%. (The disk
+// cache's key holds the host CPU, so code made for one kind never runs on the other.)
+bool host_prefetches_streams() {
+  static const bool prefetches = !llvm::sys::getHostCPUName().starts_with("znver");
+  return prefetches;
+}
 
 bool loads_or_stores_lane_wise(const ptx::Instruction& inst) {
   if (inst.opcode != ptx::Opcode::Ld && inst.opcode != ptx::Opcode::Ldu && inst.opcode != ptx::Opcode::St) return false;
@@ -292,10 +303,13 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   // nearly every kernel, a stream that the blocks a worker runs one after another go on with:
   // the access hints the cache at the data kPrefetchAhead bytes on (a hint: no fault, no
   // change in results). The host's prefetchers alone left saxpy's loads waiting: saxpy 2^25
-  // went from 18.3 to 15.0 ms with it (median of 5 alternating runs, 2-core KVM machine).
+  // went from 18.3 to 15.0 ms with it (median of 5 alternating runs, 2-core KVM machine,
+  // Intel). AMD's Zen cores follow these streams themselves and lose by the hint
+  // (host_prefetches_streams).
   // (Only the lane-0 path below prefetches: a strided access with every lane active takes it
   // or, misaligned or wrapping, the general path.)
   auto prefetch_ahead = [&](llvm::Value* from) {
+    if (!host_prefetches_streams()) return;
     if (space != ptx::StateSpace::Global && space != ptx::StateSpace::Generic) return;
     llvm::Value* ahead = b_.CreateIntToPtr(b_.CreateAdd(from, b_.getInt64(kPrefetchAhead)), fl_.ptr_type());
     b_.CreateIntrinsic(llvm::Intrinsic::prefetch, {fl_.ptr_type()},
