@@ -239,7 +239,7 @@ using Floats16 = float __attribute__((vector_size(64)));
 using Words16 = uint32_t __attribute__((vector_size(64)));
 using SignedWords16 = int32_t __attribute__((vector_size(64)));
 
-// The smallest (largest) of sixteen lanes, by halving.
+// The smallest of sixteen lanes, by halving (the largest: the smallest of their negations).
 int32_t smallest_lane(SignedWords16 v) {
   for (uint32_t half = 8; half != 0; half /= 2) {
     SignedWords16 moved;
