@@ -153,16 +153,19 @@ OperandPlan plan_operand(const MatrixForm& form, MatrixOperand operand, Type typ
   return plan;
 }
 
-// What a worker keeps between products: the plans of the forms it has met and the
-// matrices of a product (one thread_local, since each access to one costs a call in a
-// shared library).
-struct WorkerState {
-  std::vector<std::unique_ptr<ProductPlan>> plans;
-  const ProductPlan* last = nullptr;
+// A product's matrices, reused by a worker from one product to the next.
+struct ProductScratch {
   std::vector<double> a, b, c;
   std::vector<int64_t> ai, bi, ci, a_exponents, b_exponents;
   std::vector<uint64_t> d;
-  std::vector<uint32_t> d_words;  // D's elements of 32 bits, for scatter_words
+};
+
+// What a worker keeps between products: the plans of the forms it has met and the scratch
+// matrices (one thread_local, since each access to one costs a call in a shared library).
+struct WorkerState {
+  std::vector<std::unique_ptr<ProductPlan>> plans;
+  const ProductPlan* last = nullptr;
+  ProductScratch scratch;
 };
 
 const ProductPlan& product_plan(WorkerState& worker, uint64_t encoded) {
@@ -245,13 +248,13 @@ void gather_integers(const OperandPlan& plan, void* const* lanes, uint32_t membe
 // One product of a warp's instruction (the whole warp's, or one quad pair's): `members`
 // are the lanes of the product that take part, `lanes` their buffers; `flat`, when not
 // null, the same buffers as one block (OperandPlan::flat) with every lane a member.
-void multiply(WorkerState& worker, const ProductPlan& plan, void* const* lanes, uint32_t members, uint32_t stride,
+void multiply(ProductScratch& scratch, const ProductPlan& plan, void* const* lanes, uint32_t members, uint32_t stride,
               bool partial, uint8_t* flat) {
   const MatrixForm& form = plan.form;
   const MatrixDims& dims = plan.dims;
   // Reused per worker. Elements of lanes that are not members are 0: the matrices are
   // cleared first unless every lane of the product takes part.
-  auto& [plans, last, a, b, c, ai, bi, ci, a_exponents, b_exponents, d, d_words] = worker;
+  auto& [a, b, c, ai, bi, ci, a_exponents, b_exponents, d] = scratch;
   if (plan.exact_flat && flat != nullptr &&
       matrix_product_kernels().exact_flat_products(
           {flat, plan.a.flat.data(), plan.b.flat.data(), plan.c.flat.data(), plan.d.flat.data(), dims, form.a, form.b}))
@@ -324,8 +327,7 @@ void multiply(WorkerState& worker, const ProductPlan& plan, void* const* lanes, 
       for (size_t at = 0; at < plan.d.flat.size(); ++at) std::memcpy(flat + plan.d.flat[at], &d[at], 2);
       return;
     }
-    d_words.assign(d.begin(), d.begin() + static_cast<ptrdiff_t>(plan.d.flat.size()));
-    return matrix_product_kernels().scatter_words(flat, plan.d.flat.data(), d_words.size(), d_words.data());
+    return matrix_product_kernels().scatter_flat(flat, plan.d.flat.data(), plan.d.flat.size(), d.data());
   }
   for (const FragmentElement& e : plan.d.elements) {
     if (!(members >> e.lane & 1)) continue;
@@ -356,7 +358,7 @@ void matrix_product(void* const* lanes, uint32_t members, uint32_t stride) {
     const uint32_t all = product_lanes(plan.form, product), group = members & all;
     const bool partial = group != all;
     auto* flat = one_block && !partial && all == ~0u ? static_cast<uint8_t*>(lanes[0]) : nullptr;
-    if (group != 0) multiply(worker, plan, lanes, group, stride, partial, flat);
+    if (group != 0) multiply(worker.scratch, plan, lanes, group, stride, partial, flat);
   }
 }
 

@@ -224,13 +224,24 @@ void scatter_words(uint8_t* lanes, const uint32_t* offsets, size_t count, const 
   for (; i < count; ++i) std::memcpy(lanes + offsets[i], &words[i], 4);
 }
 
+// gather_flat and scatter_flat go through 32-bit words this many at a time.
+constexpr size_t kWordChunk = 256;
+
 void gather_flat(const uint8_t* lanes, const uint32_t* offsets, size_t count, uint32_t mask, uint64_t* bits) {
-  constexpr size_t kChunk = 256;
-  uint32_t words[kChunk];
-  for (size_t first = 0; first < count; first += kChunk) {
-    const size_t n = std::min(kChunk, count - first);
+  uint32_t words[kWordChunk];
+  for (size_t first = 0; first < count; first += kWordChunk) {
+    const size_t n = std::min(kWordChunk, count - first);
     gather_words(lanes, offsets + first, n, words);
     for (size_t i = 0; i < n; ++i) bits[first + i] = words[i] & mask;
+  }
+}
+
+void scatter_flat(uint8_t* lanes, const uint32_t* offsets, size_t count, const uint64_t* bits) {
+  uint32_t words[kWordChunk];
+  for (size_t first = 0; first < count; first += kWordChunk) {
+    const size_t n = std::min(kWordChunk, count - first);
+    for (size_t i = 0; i < n; ++i) words[i] = static_cast<uint32_t>(bits[first + i]);
+    scatter_words(lanes, offsets + first, n, words);
   }
 }
 
@@ -356,6 +367,6 @@ bool exact_flat_products(const ExactFlatProduct& p) {
 }  // namespace
 
 const MatrixProductKernels kKernels = {decode_inputs, block_fma_products, integer_products, gather_flat,
-                                       scatter_words, exact_flat_products};
+                                       scatter_flat, exact_flat_products};
 
 }  // namespace cucpu::jit::CUCPU_KERNELS_ISA

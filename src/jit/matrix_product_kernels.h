@@ -56,8 +56,9 @@ struct MatrixProductKernels {
   // bits[i] = the 32 bits at byte offsets[i] of `lanes` & mask, for i < count: an operand's
   // elements from a warp step's buffer (matrix_product.cpp's flat offsets).
   void (*gather_flat)(const uint8_t* lanes, const uint32_t* offsets, size_t count, uint32_t mask, uint64_t* bits);
-  // The 32 bits at byte offsets[i] of `lanes` = words[i], for i < count, in order.
-  void (*scatter_words)(uint8_t* lanes, const uint32_t* offsets, size_t count, const uint32_t* words);
+  // The 32 bits at byte offsets[i] of `lanes` = the low 32 bits of bits[i], for i < count, in
+  // order: D's elements of 32 bits into a warp step's buffer (gather_flat's twin).
+  void (*scatter_flat)(uint8_t* lanes, const uint32_t* offsets, size_t count, const uint64_t* bits);
   // D = A * B + C of f16, bf16 or tf32 inputs into f32, of a single block of the block sums
   // (block_fma_products' k <= group), when it can be had without truncating any term: the
   // results into D's places and true; else false, having written nothing.

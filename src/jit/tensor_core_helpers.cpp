@@ -83,8 +83,10 @@ void move_fragment(const WmmaLayout& layout, uint64_t* slots, uint32_t slot_stri
   const uint32_t bits = layout.bits;
   if (layout.whole_registers) {
     const uint32_t bytes = layout.chunk * bits / 8;
-    bool aligned = true;  // sub-byte elements: each register's first bit on a byte
-    for (uint32_t r = 0; r < layout.count && aligned; ++r)
+    // Sub-byte elements: each register's first bit on a byte (checked before anything moves;
+    // elements of whole bytes always are).
+    bool aligned = true;
+    for (uint32_t r = 0; bits % 8 != 0 && r < layout.count && aligned; ++r)
       aligned = element_index(positions[r * layout.chunk], stride, layout.column_major) * bits % 8 == 0;
     for (uint32_t r = 0; r < layout.count && aligned; ++r) {
       uint8_t* at = base + element_index(positions[r * layout.chunk], stride, layout.column_major) * bits / 8;
