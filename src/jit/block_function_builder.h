@@ -113,6 +113,9 @@ class BlockFunctionBuilder {
   void go_to(uint32_t target, llvm::Value* mask);
   void add_pending(uint32_t target, llvm::Value* mask);
   void split(uint32_t taken, llvm::Value* taken_mask, uint32_t other, llvm::Value* other_mask);
+  void enter_if_then(uint32_t branch, uint32_t taken, llvm::Value* taken_mask, llvm::Value* other_mask,
+                     llvm::Value* mask);
+  void find_if_then_branches();
   void exit_lanes(llvm::Value* mask);
   void emit_park(uint32_t b, const ptx::Instruction& inst);
   void add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier = nullptr,
@@ -193,6 +196,10 @@ class BlockFunctionBuilder {
 
   std::vector<llvm::BasicBlock*> block_bb_;
   std::vector<uint8_t> candidate_;       // per block: may have queued lanes
+  // find_if_then_branches: per varying branch, the block T of its `if (c) { T }` (else kNone),
+  // and per such T the variable holding the lanes that skipped it, waiting at the join.
+  std::vector<uint32_t> if_then_;
+  std::vector<llvm::AllocaInst*> join_carry_;
   std::vector<uint8_t> inside_;          // per block: inside a divergent region (its join is not)
   std::vector<uint32_t> queue_slot_;     // per candidate block: its queue in pend_ (else kNone)
   uint32_t queue_count_ = 0;

@@ -610,6 +610,33 @@ void BlockFunctionBuilder::emit_region_rounds(const std::vector<RegisterSet>& re
   }
 }
 
+// A varying branch around one block, `if (c) { T }` (nvcc's `@p bra J; T; J:`), whose three
+// blocks follow each other in the order the warp runs waiting blocks: while T runs, no other
+// block can have lanes waiting before J, so the lanes that skip T can wait in a variable (the
+// join's carry) instead of J's queue, and T goes straight on to J with them. The same blocks
+// run with the same lanes as through the queue, without its memory and dispatch jump.
+void BlockFunctionBuilder::find_if_then_branches() {
+  const KernelCfg& cfg = a_.cfg;
+  if_then_.assign(cfg.blocks.size(), kNone);
+  auto yields = [&](uint32_t b) {
+    const ptx::Instruction* last = cfg.last_instruction(kernel_, b);
+    return last != nullptr && yield_branches_.count(last) != 0;
+  };
+  for (uint32_t a = 0; a < cfg.blocks.size(); ++a) {
+    const CfgBlock& branch = cfg.blocks[a];
+    if (!branch.reachable || !a_.varying_branch[a] || branch.how != BlockEnd::CondBranch || yields(a)) continue;
+    if (branch.successors.size() != 2 || branch.successors[0] == branch.successors[1]) continue;
+    for (const uint32_t then : branch.successors) {
+      const uint32_t join = then == branch.successors[0] ? branch.successors[1] : branch.successors[0];
+      const CfgBlock& body = cfg.blocks[then];
+      const bool simple = (body.how == BlockEnd::FallThrough || body.how == BlockEnd::Branch) && !yields(then) &&
+                          body.successors.size() == 1 && body.successors[0] == join && body.predecessors.size() == 1;
+      if (simple && cfg.ipdom[a] == join && cfg.rank[then] == cfg.rank[a] + 1 && cfg.rank[join] == cfg.rank[then] + 1)
+        if_then_[a] = then;
+    }
+  }
+}
+
 Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   yield_branches_ = spin_loop_branches(kernel_);
   a_ = analyze_warps(kernel_, access_, shape_, !yield_branches_.empty());
@@ -628,10 +655,13 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   // a region may run with some of the warp's live lanes.
   candidate_.assign(blocks, 0);
   inside_.assign(blocks, 0);
+  find_if_then_branches();
   for (uint32_t b = 0; b < blocks; ++b) {
     // Lanes leaving by a conditional exit queue nowhere; a varying brx.idx queues at every
-    // target (its successors), and on to the blocks after them.
+    // target (its successors), and on to the blocks after them. An if-then's lanes wait in
+    // its join's carry, not in a queue.
     if (!a_.varying_branch[b] || cfg.blocks[b].how == BlockEnd::CondExit) continue;
+    if (if_then_[b] != kNone) continue;
     const uint32_t join = cfg.ipdom[b];
     if (join != kNoBlock) candidate_[join] = 1;
     std::vector<uint32_t> work(cfg.blocks[b].successors.begin(), cfg.blocks[b].successors.end());
@@ -643,6 +673,8 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
       for (uint32_t s : cfg.blocks[n].successors) work.push_back(s);
     }
   }
+  for (uint32_t b = 0; b < blocks; ++b)  // after the walks above, which stop at blocks found inside
+    if (if_then_[b] != kNone) inside_[if_then_[b]] = 1;
   find_constant_registers();
   whole_warp_collectives_ = collectives_name_whole_warps();
   lanes_wait_only_at_blocks_ = !a_.lanes_may_split && whole_warp_collectives_;
@@ -679,8 +711,10 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   find_written_since_resume();
   lay_out_lane_frames();
   waiting_lanes_read_ = RegisterSet(a_.register_count);
-  for (uint32_t b = 0; b < blocks; ++b)
+  for (uint32_t b = 0; b < blocks; ++b) {
     if (candidate_[b]) waiting_lanes_read_.merge(a_.live_in[b]);
+    if (if_then_[b] != kNone) waiting_lanes_read_.merge(a_.live_in[cfg.blocks[if_then_[b]].successors[0]]);
+  }
   for (size_t p = 1; p < points_.size(); ++p) waiting_lanes_read_.merge(a_.live_in[points_[p].block]);
 
   llvm::Function* fn = fl_.llvm_fn;
@@ -720,6 +754,9 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
     round_entry_[r] = fl_.entry_alloca(register_type(r), 8, fmt::format("r{}.entry", r));
     round_exit_[r] = fl_.entry_alloca(register_type(r), 8, fmt::format("r{}.exit", r));
   }
+  join_carry_.assign(blocks, nullptr);
+  for (uint32_t b = 0; b < blocks; ++b)
+    if (if_then_[b] != kNone) join_carry_[if_then_[b]] = b_.CreateAlloca(i32(), nullptr, fmt::format("carry.{}", b));
   warp_index_ = b_.CreateAlloca(i32(), nullptr, "warp.index");
   cur_mask_ = b_.CreateAlloca(i32(), nullptr, "cur.mask");
   min_pending_ = b_.CreateAlloca(i32(), nullptr, "min.pending");

@@ -69,6 +69,23 @@ void BlockFunctionBuilder::split(uint32_t taken, llvm::Value* taken_mask, uint32
   go_to(taken_first ? taken : other, taken_first ? taken_mask : other_mask);
 }
 
+// An if-then's branch (find_if_then_branches): the lanes that skip its block wait in the
+// join's carry while the others run it; with none to run it, all go on to the join.
+void BlockFunctionBuilder::enter_if_then(uint32_t branch, uint32_t taken, llvm::Value* taken_mask,
+                                         llvm::Value* other_mask, llvm::Value* mask) {
+  const uint32_t then = if_then_[branch];
+  const uint32_t join = a_.cfg.blocks[then].successors[0];
+  llvm::Value* then_mask = then == taken ? taken_mask : other_mask;
+  llvm::BasicBlock* enter = new_block("if_then.enter");
+  llvm::BasicBlock* skip = new_block("if_then.skip");
+  b_.CreateCondBr(b_.CreateICmpNE(then_mask, c32(0)), enter, skip);
+  b_.SetInsertPoint(enter);
+  b_.CreateStore(b_.CreateAnd(mask, b_.CreateNot(then_mask)), join_carry_[then]);
+  go_to(then, then_mask);
+  b_.SetInsertPoint(skip);
+  go_to(join, mask);
+}
+
 // At a spin loop's back-edge to `target`: once the run's budget is spent, the lanes taking
 // it (`taken_mask`) park to go on next round and `others_after_yield` handles the rest;
 // otherwise `otherwise` branches as usual.
@@ -151,6 +168,8 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
             [&] { b_.CreateBr(dispatch_bb_); });
         return;
       }
+      // The end of an if-then's block: the lanes that skipped it join these.
+      if (join_carry_[b] != nullptr) mask = b_.CreateOr(mask, b_.CreateLoad(i32(), join_carry_[b]));
       go_to(block.successors[0], mask);
       return;
     case BlockEnd::Exit:
@@ -209,6 +228,10 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
       }
       if (taken == other) {
         go_to(taken, mask);
+        return;
+      }
+      if (if_then_[b] != kNone) {
+        enter_if_then(b, taken, taken_mask, other_mask, mask);
         return;
       }
       split(taken, taken_mask, other, other_mask);
