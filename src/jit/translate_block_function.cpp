@@ -588,6 +588,14 @@ void BlockFunctionBuilder::emit_region_rounds(const std::vector<RegisterSet>& re
       if (regions[p].test(b)) block_bb_[b] = new_block(fmt::format("round.{}.b{}", p, b));
     dispatch_bb_ = new_block(fmt::format("round.{}.dispatch", p));
     direct_warp_bb_ = loop;
+    uint32_t idle_tails = 0;
+    for (uint32_t b = 0; b < a_.cfg.blocks.size(); ++b) {
+      rest_idle_[b] = regions[p].test(b) && rest_of_round_idle(b, regions[p]);
+      idle_tails += rest_idle_[b];
+    }
+    if (idle_tails != 0)
+      log::debug(log::Category::Jit, "kernel {}: round {}: {} branch(es) past which the warps left are idle",
+                 kernel_.name, p, idle_tails);
     llvm::BasicBlock* stub = emit_stub(p);
     b_.SetInsertPoint(start);
     b_.CreateStore(live, cur_mask_);
@@ -607,33 +615,6 @@ void BlockFunctionBuilder::emit_region_rounds(const std::vector<RegisterSet>& re
     for (uint32_t q = 1; q < count; ++q) jump->addCase(b_.getInt32(q), round[q]);
     b_.SetInsertPoint(unknown);
     b_.CreateUnreachable();  // every barrier is a resume point
-  }
-}
-
-// A varying branch around one block, `if (c) { T }` (nvcc's `@p bra J; T; J:`), whose three
-// blocks follow each other in the order the warp runs waiting blocks: while T runs, no other
-// block can have lanes waiting before J, so the lanes that skip T can wait in a variable (the
-// join's carry) instead of J's queue, and T goes straight on to J with them. The same blocks
-// run with the same lanes as through the queue, without its memory and dispatch jump.
-void BlockFunctionBuilder::find_if_then_branches() {
-  const KernelCfg& cfg = a_.cfg;
-  if_then_.assign(cfg.blocks.size(), kNone);
-  auto yields = [&](uint32_t b) {
-    const ptx::Instruction* last = cfg.last_instruction(kernel_, b);
-    return last != nullptr && yield_branches_.count(last) != 0;
-  };
-  for (uint32_t a = 0; a < cfg.blocks.size(); ++a) {
-    const CfgBlock& branch = cfg.blocks[a];
-    if (!branch.reachable || !a_.varying_branch[a] || branch.how != BlockEnd::CondBranch || yields(a)) continue;
-    if (branch.successors.size() != 2 || branch.successors[0] == branch.successors[1]) continue;
-    for (const uint32_t then : branch.successors) {
-      const uint32_t join = then == branch.successors[0] ? branch.successors[1] : branch.successors[0];
-      const CfgBlock& body = cfg.blocks[then];
-      const bool simple = (body.how == BlockEnd::FallThrough || body.how == BlockEnd::Branch) && !yields(then) &&
-                          body.successors.size() == 1 && body.successors[0] == join && body.predecessors.size() == 1;
-      if (simple && cfg.ipdom[a] == join && cfg.rank[then] == cfg.rank[a] + 1 && cfg.rank[join] == cfg.rank[then] + 1)
-        if_then_[a] = then;
-    }
   }
 }
 
@@ -754,6 +735,7 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
     round_entry_[r] = fl_.entry_alloca(register_type(r), 8, fmt::format("r{}.entry", r));
     round_exit_[r] = fl_.entry_alloca(register_type(r), 8, fmt::format("r{}.exit", r));
   }
+  rest_idle_.assign(blocks, 0);  // emit_region_rounds decides per round
   join_carry_.assign(blocks, nullptr);
   for (uint32_t b = 0; b < blocks; ++b)
     if (if_then_[b] != kNone) join_carry_[if_then_[b]] = b_.CreateAlloca(i32(), nullptr, fmt::format("carry.{}", b));

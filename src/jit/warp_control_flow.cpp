@@ -69,23 +69,6 @@ void BlockFunctionBuilder::split(uint32_t taken, llvm::Value* taken_mask, uint32
   go_to(taken_first ? taken : other, taken_first ? taken_mask : other_mask);
 }
 
-// An if-then's branch (find_if_then_branches): the lanes that skip its block wait in the
-// join's carry while the others run it; with none to run it, all go on to the join.
-void BlockFunctionBuilder::enter_if_then(uint32_t branch, uint32_t taken, llvm::Value* taken_mask,
-                                         llvm::Value* other_mask, llvm::Value* mask) {
-  const uint32_t then = if_then_[branch];
-  const uint32_t join = a_.cfg.blocks[then].successors[0];
-  llvm::Value* then_mask = then == taken ? taken_mask : other_mask;
-  llvm::BasicBlock* enter = new_block("if_then.enter");
-  llvm::BasicBlock* skip = new_block("if_then.skip");
-  b_.CreateCondBr(b_.CreateICmpNE(then_mask, c32(0)), enter, skip);
-  b_.SetInsertPoint(enter);
-  b_.CreateStore(b_.CreateAnd(mask, b_.CreateNot(then_mask)), join_carry_[then]);
-  go_to(then, then_mask);
-  b_.SetInsertPoint(skip);
-  go_to(join, mask);
-}
-
 // At a spin loop's back-edge to `target`: once the run's budget is spent, the lanes taking
 // it (`taken_mask`) park to go on next round and `others_after_yield` handles the rest;
 // otherwise `otherwise` branches as usual.
@@ -319,19 +302,7 @@ void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
                                       : c32(0);
   const uint32_t point = park_point_[b];
   if (uniform_rounds_) {
-    // Every live lane of the warp is here (a barrier outside divergent code), and every
-    // warp meets this barrier after the one the round started at (find_uniform_rounds).
-    llvm::Value* target = b_.CreateLoad(i32(), direct_target_);
-    llvm::BasicBlock* on = new_block("park.direct");
-    llvm::BasicBlock* uneven = new_block("park.uneven");
-    b_.CreateCondBr(b_.CreateOr(b_.CreateICmpEQ(target, c32(kNone)), b_.CreateICmpEQ(target, c32(point))), on, uneven);
-    b_.SetInsertPoint(on);
-    spill_at_park(point, mask);
-    b_.CreateStore(c32(point), direct_target_);
-    on_to_next_warp(direct_warp_bb_);
-    b_.SetInsertPoint(uneven);
-    unsupported("warps of one block at different barriers in a kernel whose barriers all threads meet alike "
-                "(internal error)");
+    park_in_uniform_round(point, mask, false);
     return;
   }
   // A plain __syncthreads (bar.sync 0, no count) in a direct round (emit_direct_rounds):
@@ -354,6 +325,29 @@ void BlockFunctionBuilder::emit_park(uint32_t b, const ptx::Instruction& inst) {
   }
   add_park(point, mask, reduction ? ParkKind::Reduce : ParkKind::Sync, id, count, predicates);
   b_.CreateBr(dispatch_bb_);
+}
+
+// A park in uniform rounds: every live lane of the warp is here (a barrier outside divergent
+// code), and every warp meets this barrier after the one the round started at
+// (find_uniform_rounds). On to the next warp, or with `rest_idle` (rest_of_round_idle) past
+// the last one.
+void BlockFunctionBuilder::park_in_uniform_round(uint32_t point, llvm::Value* mask, bool rest_idle) {
+  llvm::Value* target = b_.CreateLoad(i32(), direct_target_);
+  llvm::BasicBlock* on = new_block("park.direct");
+  llvm::BasicBlock* uneven = new_block("park.uneven");
+  b_.CreateCondBr(b_.CreateOr(b_.CreateICmpEQ(target, c32(kNone)), b_.CreateICmpEQ(target, c32(point))), on, uneven);
+  b_.SetInsertPoint(on);
+  spill_at_park(point, mask);
+  b_.CreateStore(c32(point), direct_target_);
+  if (rest_idle) {
+    b_.CreateStore(c32(warp_count_), warp_index_);
+    b_.CreateBr(direct_warp_bb_);
+  } else {
+    on_to_next_warp(direct_warp_bb_);
+  }
+  b_.SetInsertPoint(uneven);
+  unsupported("warps of one block at different barriers in a kernel whose barriers all threads meet alike "
+              "(internal error)");
 }
 
 bool is_plain_barrier(const ptx::Instruction& inst) {
