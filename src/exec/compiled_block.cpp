@@ -139,7 +139,7 @@ Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::Compi
   return {};
 }
 
-Result<void> CompiledBlock::run_next_block(const Dim3& block_index) {
+Result<void> CompiledBlock::run_next_block(Dim3 block_index) {
   clear_error();
   setup_.block_index = block_index;
   place_block(block_context_, setup_);

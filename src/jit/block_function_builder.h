@@ -117,8 +117,10 @@ class BlockFunctionBuilder {
                      llvm::Value* mask);
   void find_if_then_branches();
   bool rest_of_round_idle(uint32_t branch, const RegisterSet& round_blocks);
-  bool enters_below_bound(uint32_t branch, uint32_t then);
+  bool guard_below_bound(uint32_t branch, bool value);
+  bool barrier_reachable(uint32_t from);
   void park_in_uniform_round(uint32_t point, llvm::Value* mask, bool rest_idle);
+  llvm::BasicBlock* skip_rest_of_round();
   void exit_lanes(llvm::Value* mask);
   void emit_park(uint32_t b, const ptx::Instruction& inst);
   void add_park(uint32_t point, llvm::Value* mask, ParkKind kind, llvm::Value* barrier = nullptr,
@@ -203,8 +205,9 @@ class BlockFunctionBuilder {
   // and per such T the variable holding the lanes that skipped it, waiting at the join.
   std::vector<uint32_t> if_then_;
   std::vector<llvm::AllocaInst*> join_carry_;
-  // Per if-then branch, in the round being emitted: a warp none of whose lanes enter the
-  // block is the first of the warps left that only park (rest_of_round_idle).
+  // Per if-then branch or conditional exit, in the round being emitted: a warp none of whose
+  // lanes enter the block (stay) is the first of the warps left that only park (exit):
+  // rest_of_round_idle.
   std::vector<uint8_t> rest_idle_;
   std::vector<uint8_t> inside_;          // per block: inside a divergent region (its join is not)
   std::vector<uint32_t> queue_slot_;     // per candidate block: its queue in pend_ (else kNone)

@@ -92,11 +92,11 @@ void BlockFunctionBuilder::enter_if_then(uint32_t branch, uint32_t taken, llvm::
   }
 }
 
-// Whether the lanes entering `then` from `branch` are those whose %tid.x is below a bound
-// the same for the whole block (`tid < s`, `s > tid`, `!(s <= tid)`, with `<=` too), in a
-// block one row of warps high: then a warp with no lane entering has only later warps after
-// it with none either (its lanes that fail the test have lower %tid.x than theirs).
-bool BlockFunctionBuilder::enters_below_bound(uint32_t branch, uint32_t then) {
+// Whether the lanes of `branch` whose guard register is `value` are those whose %tid.x is
+// below a bound the same for the whole block (`tid < s`, `s > tid`, `!(s <= tid)`, with `<=`
+// too), in a block one row of warps high: then a warp with no such lane has only later warps
+// after it with none either (its lanes that fail the test have lower %tid.x than theirs).
+bool BlockFunctionBuilder::guard_below_bound(uint32_t branch, bool value) {
   if (shape_.y != 1 || shape_.z != 1) return false;
   const KernelCfg& cfg = a_.cfg;
   const CfgBlock& block = cfg.blocks[branch];
@@ -114,21 +114,30 @@ bool BlockFunctionBuilder::enters_below_bound(uint32_t branch, uint32_t then) {
       setp->operands[0].reg != bra->guard->reg)
     return false;
   if (setp->q.type != ptx::Type::U32 && setp->q.type != ptx::Type::S32) return false;
-  // A register holding %tid.x: every write of it is `mov r, %tid.x`.
-  auto is_tid_x = [&](const ptx::Operand& op) {
-    if (op.kind != ptx::Operand::Kind::Register) return false;
-    bool written = false;
+  // A register whose value never decreases as %tid.x grows: %tid.x itself (every write of it
+  // `mov r, %tid.x`) or it shifted right by a constant (`threadIdx.x / 32`, the warp's number).
+  auto only_write = [&](uint32_t reg) -> const ptx::Instruction* {
+    const ptx::Instruction* found = nullptr;
     for (uint32_t i = 0; i < kernel_.body.size(); ++i) {
       const std::vector<uint32_t>& writes = access_.at(i).writes;
-      if (std::find(writes.begin(), writes.end(), op.reg) == writes.end()) continue;
-      const ptx::Instruction& def = kernel_.body[i].instruction;
-      if (def.opcode != ptx::Opcode::Mov || def.guard || def.operands.size() != 2 ||
-          def.operands[1].kind != ptx::Operand::Kind::SpecialRegister || def.operands[1].sreg != ptx::SpecialRegister::Tid ||
-          def.operands[1].component != 0)
-        return false;
-      written = true;
+      if (std::find(writes.begin(), writes.end(), reg) == writes.end()) continue;
+      if (found != nullptr) return nullptr;
+      found = &kernel_.body[i].instruction;
     }
-    return written;
+    return found != nullptr && !found->guard ? found : nullptr;
+  };
+  auto is_tid_x = [&](const ptx::Operand& op) {
+    const ptx::Instruction* def = op.kind == ptx::Operand::Kind::Register ? only_write(op.reg) : nullptr;
+    return def != nullptr && def->opcode == ptx::Opcode::Mov && def->operands.size() == 2 &&
+           def->operands[1].kind == ptx::Operand::Kind::SpecialRegister &&
+           def->operands[1].sreg == ptx::SpecialRegister::Tid && def->operands[1].component == 0;
+  };
+  auto grows_with_tid = [&](const ptx::Operand& op) {
+    if (is_tid_x(op)) return true;
+    const ptx::Instruction* def = op.kind == ptx::Operand::Kind::Register ? only_write(op.reg) : nullptr;
+    return def != nullptr && def->opcode == ptx::Opcode::Shr && def->q.type != ptx::Type::S32 &&
+           def->operands.size() == 3 && is_tid_x(def->operands[1]) &&
+           def->operands[2].kind == ptx::Operand::Kind::Immediate;
   };
   auto same_for_block = [&](const ptx::Operand& op) {
     return op.kind == ptx::Operand::Kind::Immediate ||
@@ -138,42 +147,78 @@ bool BlockFunctionBuilder::enters_below_bound(uint32_t branch, uint32_t then) {
   const C c = setp->q.compare;
   const bool less = c == C::Lt || c == C::Lo || c == C::Le || c == C::Ls;
   const bool greater = c == C::Gt || c == C::Hi || c == C::Ge || c == C::Hs;
+  // `== 0` of a value never negative is `< 1`; `!= 0` is its negation.
+  const bool zero_test = (c == C::Eq || c == C::Ne);
+  auto is_zero = [](const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate && op.imm == 0; };
   // p is `tid below bound` when tid is the left operand of < or <=, or the right one of > or >=.
   bool p_below;
-  if (is_tid_x(setp->operands[1]) && same_for_block(setp->operands[2]) && (less || greater)) {
+  if (grows_with_tid(setp->operands[1]) && same_for_block(setp->operands[2]) && (less || greater)) {
     p_below = less;
-  } else if (is_tid_x(setp->operands[2]) && same_for_block(setp->operands[1]) && (less || greater)) {
+  } else if (grows_with_tid(setp->operands[2]) && same_for_block(setp->operands[1]) && (less || greater)) {
     p_below = greater;
+  } else if (zero_test && ((grows_with_tid(setp->operands[1]) && is_zero(setp->operands[2])) ||
+                           (grows_with_tid(setp->operands[2]) && is_zero(setp->operands[1])))) {
+    p_below = c == C::Eq;
   } else {
     return false;
   }
-  // The lanes entering `then` are those with p, or without it: below the bound either way
-  // only when p says "below" and `then` takes p, or p says "at or above" and `then` takes !p.
-  const bool then_takes_guard = (then == block.successors[0]) != bra->guard->negated;
-  return p_below == then_takes_guard;
+  return p_below == value;
 }
 
-// In uniform rounds, at an if-then branch whose join only parks at the round's barrier and
-// whose lanes entering are below a bound (enters_below_bound): once a warp has no lane
-// entering, the warps after it would each run what comes before the branch in this round,
-// take the branch past `then` and park. That is nothing to do when what comes before only
-// writes registers (no memory, no exit, branches every thread of the block takes alike),
-// and none it writes is read after the barrier, except registers kept once per block
-// (which this warp leaves as they would). `round_blocks`: the blocks this round may run.
+// Whether lanes going on at block `from` may meet a block barrier.
+bool BlockFunctionBuilder::barrier_reachable(uint32_t from) {
+  const KernelCfg& cfg = a_.cfg;
+  RegisterSet seen(static_cast<uint32_t>(cfg.blocks.size()));
+  std::vector<uint32_t> work{from};
+  seen.set(from);
+  while (!work.empty()) {
+    const uint32_t b = work.back();
+    work.pop_back();
+    const ptx::Instruction* last = cfg.last_instruction(kernel_, b);
+    if (cfg.blocks[b].how == BlockEnd::Park && last != nullptr && is_barrier(*last)) return true;
+    for (uint32_t s : cfg.blocks[b].successors) {
+      if (seen.test(s)) continue;
+      seen.set(s);
+      work.push_back(s);
+    }
+  }
+  return false;
+}
+
+// In uniform rounds, at a branch past which the warps after the first one with no lane below
+// a bound (guard_below_bound) would only park at the round's barrier or only exit:
+//   - an if-then whose lanes entering are below the bound and whose join only parks at a
+//     plain barrier;
+//   - a conditional exit whose lanes staying are below the bound and never meet a barrier
+//     again (the warps after the last one that stays are not waited for by anyone).
+// Each of those warps would run what comes before the branch in this round first. That is
+// nothing to do when it only writes registers (no memory, no exit, branches every thread of
+// the block takes alike) that nothing reads after: for parking warps none is read after the
+// barrier except registers kept once per block (which this warp leaves as they would);
+// exiting warps' registers are dead. `round_blocks`: the blocks this round may run.
 bool BlockFunctionBuilder::rest_of_round_idle(uint32_t branch, const RegisterSet& round_blocks) {
   const KernelCfg& cfg = a_.cfg;
-  const uint32_t then = if_then_[branch];
-  if (!uniform_rounds_ || then == kNone) return false;
-  const uint32_t join = cfg.blocks[then].successors[0];
-  const CfgBlock& barrier_block = cfg.blocks[join];
-  const ptx::Instruction* barrier = cfg.last_instruction(kernel_, join);
-  if (park_point_[join] == kNone || barrier == nullptr || !is_plain_barrier(*barrier)) return false;
-  for (uint32_t i = barrier_block.first; i < barrier_block.end; ++i)
-    if (kernel_.body[i].kind == ptx::Statement::Kind::Instruction && &kernel_.body[i].instruction != barrier)
-      return false;
-  if (!enters_below_bound(branch, then)) return false;
-  const RegisterSet& read_after = a_.live_in[points_[park_point_[join]].block];
+  if (!uniform_rounds_) return false;
+  const CfgBlock& branch_block = cfg.blocks[branch];
   const ptx::Instruction* bra = cfg.last_instruction(kernel_, branch);
+  const RegisterSet* read_after = nullptr;  // registers the idle warps' files must have right
+  if (branch_block.how == BlockEnd::CondExit) {
+    if (bra == nullptr || !bra->guard || !guard_below_bound(branch, bra->guard->negated)) return false;
+    if (barrier_reachable(branch_block.successors[0])) return false;
+  } else if (if_then_[branch] != kNone) {
+    const uint32_t then = if_then_[branch];
+    const uint32_t join = cfg.blocks[then].successors[0];
+    const CfgBlock& barrier_block = cfg.blocks[join];
+    const ptx::Instruction* barrier = cfg.last_instruction(kernel_, join);
+    if (park_point_[join] == kNone || barrier == nullptr || !is_plain_barrier(*barrier)) return false;
+    for (uint32_t i = barrier_block.first; i < barrier_block.end; ++i)
+      if (kernel_.body[i].kind == ptx::Statement::Kind::Instruction && &kernel_.body[i].instruction != barrier)
+        return false;
+    if (!guard_below_bound(branch, (then == branch_block.successors[0]) != bra->guard->negated)) return false;
+    read_after = &a_.live_in[points_[park_point_[join]].block];
+  } else {
+    return false;
+  }
   // The blocks the round may run before the branch: back from it, not across parks.
   RegisterSet seen(static_cast<uint32_t>(cfg.blocks.size()));
   std::vector<uint32_t> work{branch};
@@ -197,7 +242,7 @@ bool BlockFunctionBuilder::rest_of_round_idle(uint32_t branch, const RegisterSet
       if (&inst == bra || inst.opcode == ptx::Opcode::Bra) continue;
       if (!writes_registers_only(inst)) return false;
       for (uint32_t r : access_.at(i).writes)
-        if (read_after.test(r) && !kept_for_block_[r]) return false;
+        if (read_after != nullptr && read_after->test(r) && !kept_for_block_[r]) return false;
     }
     for (uint32_t pred : block.predecessors) {
       if (seen.test(pred) || !round_blocks.test(pred) || park_point_[pred] != kNone) continue;

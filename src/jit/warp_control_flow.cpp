@@ -176,7 +176,7 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
         b_.SetInsertPoint(yes);
         if (exits) {
           exit_lanes(mask);
-          b_.CreateBr(dispatch_bb_);
+          b_.CreateBr(rest_idle_[b] ? skip_rest_of_round() : dispatch_bb_);
         } else if (yields) {
           emit_yield_check(
               taken, mask, [&] { go_to(taken, mask); }, [&] { b_.CreateBr(dispatch_bb_); });
@@ -204,7 +204,8 @@ void BlockFunctionBuilder::emit_block_end(uint32_t b) {
       if (exits) {
         exit_lanes(taken_mask);
         llvm::BasicBlock* go_on = new_block("exit.others");
-        b_.CreateCondBr(b_.CreateICmpEQ(other_mask, c32(0)), dispatch_bb_, go_on);
+        b_.CreateCondBr(b_.CreateICmpEQ(other_mask, c32(0)), rest_idle_[b] ? skip_rest_of_round() : dispatch_bb_,
+                        go_on);
         b_.SetInsertPoint(go_on);
         go_to(other, other_mask);
         return;
@@ -340,14 +341,24 @@ void BlockFunctionBuilder::park_in_uniform_round(uint32_t point, llvm::Value* ma
   spill_at_park(point, mask);
   b_.CreateStore(c32(point), direct_target_);
   if (rest_idle) {
-    b_.CreateStore(c32(warp_count_), warp_index_);
-    b_.CreateBr(direct_warp_bb_);
+    b_.CreateBr(skip_rest_of_round());
   } else {
     on_to_next_warp(direct_warp_bb_);
   }
   b_.SetInsertPoint(uneven);
   unsupported("warps of one block at different barriers in a kernel whose barriers all threads meet alike "
               "(internal error)");
+}
+
+// A block that ends the round's warp loop: the warps after this one are idle
+// (rest_of_round_idle).
+llvm::BasicBlock* BlockFunctionBuilder::skip_rest_of_round() {
+  llvm::IRBuilderBase::InsertPointGuard keep(b_);
+  llvm::BasicBlock* skip = new_block("round.rest_idle");
+  b_.SetInsertPoint(skip);
+  b_.CreateStore(c32(warp_count_), warp_index_);
+  b_.CreateBr(direct_warp_bb_);
+  return skip;
 }
 
 bool is_plain_barrier(const ptx::Instruction& inst) {

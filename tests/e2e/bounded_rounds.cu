@@ -10,7 +10,10 @@
 //   - a per-thread value updated before the branch in every round and read after the loop
 //     (each warp must compute it every round);
 //   - 64x4 blocks, where %tid.x < 32 leaves warp 1 idle but not warp 2;
-//   - lanes that exited before the tree (the last lane of some warps).
+//   - lanes that exited before the tree (the last lane of some warps);
+//   - rounds that end in `return` for the threads at or above a bound (`tid >= bound`,
+//     `tid / 32 != 0`, `tid != 0`): the warps left only exit, unless the threads staying
+//     meet a barrier again (then every warp must be there); and for those below it.
 #include <cstdio>
 #include <vector>
 
@@ -129,6 +132,56 @@ __global__ void exited_lanes(const int* in, int* out) {
     out[blockIdx.x * blockDim.x + tid] = sh[tid];
 }
 
+// After a barrier, the threads at or above `bound` return; the others write.
+__global__ void exit_above(const int* in, int* out, unsigned bound) {
+    extern __shared__ int sh[];
+    const unsigned tid = threadIdx.x;
+    sh[tid] = in[blockIdx.x * blockDim.x + tid];
+    out[blockIdx.x * blockDim.x + tid] = -1;
+    __syncthreads();
+    if (tid >= bound) return;
+    out[blockIdx.x * blockDim.x + tid] = sh[blockDim.x - 1 - tid] * 3 + sh[tid];
+}
+
+// The threads below `bound` return, the others write: the warps that have work come last.
+__global__ void exit_below(const int* in, int* out, unsigned bound) {
+    extern __shared__ int sh[];
+    const unsigned tid = threadIdx.x;
+    sh[tid] = in[blockIdx.x * blockDim.x + tid];
+    out[blockIdx.x * blockDim.x + tid] = -1;
+    __syncthreads();
+    if (tid < bound) return;
+    out[blockIdx.x * blockDim.x + tid] = sh[blockDim.x - 1 - tid] - sh[tid] * 7;
+}
+
+// The same by warp number, and `tid != 0`, each after a barrier.
+__global__ void exit_warps(const int* in, int* out) {
+    extern __shared__ int sh[];
+    const unsigned tid = threadIdx.x;
+    sh[tid] = in[blockIdx.x * blockDim.x + tid];
+    out[blockIdx.x * blockDim.x + tid] = -1;
+    __syncthreads();
+    if (tid / 32 != 0) return;
+    sh[tid] += sh[tid + 32] + sh[blockDim.x - 1 - tid];
+    __syncthreads();
+    if (tid != 0) return;
+    out[blockIdx.x * blockDim.x] = sh[0] - sh[31];
+}
+
+// The threads staying meet a barrier again: threads at or above the bound must have exited
+// for it, and the ones below write after it.
+__global__ void exit_then_barrier(const int* in, int* out, unsigned bound) {
+    extern __shared__ int sh[];
+    const unsigned tid = threadIdx.x;
+    sh[tid] = in[blockIdx.x * blockDim.x + tid];
+    out[blockIdx.x * blockDim.x + tid] = -1;
+    __syncthreads();
+    if (tid >= bound) return;
+    sh[tid] += 5;
+    __syncthreads();
+    out[blockIdx.x * blockDim.x + tid] = sh[(tid + 1) % bound] - tid;
+}
+
 constexpr int kBlocks = 3;
 
 // One line per case: a hash of every output, then the first and some later values.
@@ -179,6 +232,21 @@ int main() {
         std::snprintf(name, sizeof name, "param_bound_%u", bound);
         take(name, 160);
     }
+    for (unsigned bound : {0u, 1u, 33u, 64u, 1000u}) {
+        char name[32];
+        exit_above<<<kBlocks, 192, 192 * sizeof(int)>>>(in, out, bound);
+        std::snprintf(name, sizeof name, "exit_above_%u", bound);
+        take(name, 192);
+        exit_below<<<kBlocks, 192, 192 * sizeof(int)>>>(in, out, bound);
+        std::snprintf(name, sizeof name, "exit_below_%u", bound);
+        take(name, 192);
+        if (bound == 0 || bound > 192) continue;
+        exit_then_barrier<<<kBlocks, 192, 192 * sizeof(int)>>>(in, out, bound);
+        std::snprintf(name, sizeof name, "exit_then_barrier_%u", bound);
+        take(name, 192);
+    }
+    exit_warps<<<kBlocks, 128, 128 * sizeof(int)>>>(in, out);
+    take("exit_warps", 128);
     rows_of_two_warps<<<kBlocks, dim3(64, 4)>>>(in, out);
     take("rows_of_two_warps", 256);
     cudaFree(in);
