@@ -56,8 +56,8 @@ void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, u
   place_block(context, setup);
 }
 
-void place_block(jit::ThreadContext& context, const BlockSetup& setup) {
-  const Dim3& index = setup.block_index;
+void place_block(jit::ThreadContext& context, const BlockSetup& setup, uint32_t x, uint32_t y, uint32_t z) {
+  const Dim3 index{x, y, z};
   context.ctaid[0] = index.x;
   context.ctaid[1] = index.y;
   context.ctaid[2] = index.z;

@@ -48,8 +48,13 @@ struct BlockSetup {
 // Fills the special registers of the thread with the given linear thread index.
 void fill_thread_context(jit::ThreadContext& context, const BlockSetup& setup, uint32_t linear_tid, void* executor);
 // Only the registers that name the block (%ctaid, the cluster's and the block's place in
-// it), for the next block of the same grid in a context fill_thread_context made.
-void place_block(jit::ThreadContext& context, const BlockSetup& setup);
+// it), for the next block of the same grid in a context fill_thread_context made: block
+// (x, y, z), or setup.block_index. The index comes in registers where the caller has just
+// stored it field by field (a load of two fields at once waits for those stores to land).
+void place_block(jit::ThreadContext& context, const BlockSetup& setup, uint32_t x, uint32_t y, uint32_t z);
+inline void place_block(jit::ThreadContext& context, const BlockSetup& setup) {
+  place_block(context, setup, setup.block_index.x, setup.block_index.y, setup.block_index.z);
+}
 
 // "block (x, y, z)" for messages.
 std::string describe_block(const Dim3& block_index);

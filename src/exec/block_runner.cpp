@@ -171,12 +171,16 @@ Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block
   ResumableBlock& block = *block_;
   if (auto ready = compiled_.start_grid(block.setup, grid.compiled); !ready) return ready;
   const Dim3& blocks = grid.shape.grid;
+  // A copy no reference is taken of, kept in registers and passed by components: a Dim3
+  // incremented in memory field by field and read back whole for the call (GCC packs two
+  // fields into one register) cost a failed store-to-load forward per block.
+  Dim3 index = block_index;
   for (uint64_t i = 0; i < count; ++i) {
     if (failed.load(std::memory_order_relaxed)) break;
     // The block's device runtime scope; one its threads never used serves the next block.
     if (grid.tree && !block.scope) block.scope.emplace(*grid.tree, block.setup.thread_count());
     compiled_.launch_scope = block.scope ? &*block.scope : nullptr;
-    Result<void> result = compiled_.run_next_block(block_index);
+    Result<void> result = compiled_.run_next_block(index.x, index.y, index.z);
     compiled_.launch_scope = nullptr;
     if (block.scope && !block.scope->untouched()) block.scope.reset();
     if (!result) {
@@ -184,11 +188,11 @@ Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block
       return result;
     }
     // The next block in linear order: x fastest.
-    if (++block_index.x == blocks.x) {
-      block_index.x = 0;
-      if (++block_index.y == blocks.y) {
-        block_index.y = 0;
-        ++block_index.z;
+    if (++index.x == blocks.x) {
+      index.x = 0;
+      if (++index.y == blocks.y) {
+        index.y = 0;
+        ++index.z;
       }
     }
   }

@@ -139,10 +139,10 @@ Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::Compi
   return {};
 }
 
-Result<void> CompiledBlock::run_next_block(Dim3 block_index) {
+Result<void> CompiledBlock::run_next_block(uint32_t x, uint32_t y, uint32_t z) {
   clear_error();
-  setup_.block_index = block_index;
-  place_block(block_context_, setup_);
+  setup_.block_index = {x, y, z};
+  place_block(block_context_, setup_, x, y, z);
   lane_context_placed_ = false;  // enter_lane places it when a lane needs it
   block_context_.exited = 0;
   frame_.current_thread = 0;

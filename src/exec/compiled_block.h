@@ -28,7 +28,7 @@ class CompiledBlock final : public BlockExecution {
   // the frame, the special registers but the block's own. setup.block_index: the first.
   Result<void> start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code);
   // Runs block `block_index` of the grid start_grid readied.
-  Result<void> run_next_block(Dim3 block_index);
+  Result<void> run_next_block(uint32_t x, uint32_t y, uint32_t z);  // components: see run_compiled_blocks
 
   // The block function never calls the waiting operations of BlockExecution: its
   // barriers and collectives are its own. Reaching these means generated code is wrong.

@@ -97,6 +97,7 @@ class BlockFunctionBuilder {
   void emit_uniform(const ptx::Instruction& inst);
   void emit_per_lane(const ptx::Instruction& inst, uint32_t statement);
   void emit_lane_wise(const ptx::Instruction& inst);
+  bool emit_consecutive_compare(const ptx::Instruction& inst);
   bool emit_memory(const ptx::Instruction& inst);  // warp_memory.cpp
   // `pinned`: computed where it is made, never hoisted out of a loop (see emit_memory).
   llvm::Value* lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run, bool pinned = false);

@@ -127,9 +127,78 @@ void BlockFunctionBuilder::emit_instruction(uint32_t statement) {
   const bool names_lane_variable = std::any_of(inst.operands.begin(), inst.operands.end(), [&](const ptx::Operand& op) {
     return op.kind == ptx::Operand::Kind::Symbol && lane_frame_offset_.count(op.name) != 0;
   });
+  if (inst.opcode == ptx::Opcode::Setp && emit_consecutive_compare(inst)) return;
   if (lowers_lane_wise(inst) && !names_lane_variable) return emit_lane_wise(inst);
   if (emit_memory(inst)) return;
   emit_per_lane(inst, statement);
+}
+
+// `setp.lt i, n` (le, gt, ge; signed or not) of a register whose lanes hold consecutive
+// integers (lane stride 1: `i = blockIdx.x * blockDim.x + threadIdx.x`) against a value the
+// same in every lane: the guard `if (i < n)` of nearly every kernel. When lane 0 runs and its
+// i + 31 does not pass the type's largest value, the lanes where i < n are the lowest
+// min(n - i, 32) (none when n <= i), a count made from lane 0's value alone; 64-bit indices
+// then need no compare of four vectors, and often no vector at all. Otherwise, and for any
+// other operands, the lane-wise lowering as usual (false: not this form).
+bool BlockFunctionBuilder::emit_consecutive_compare(const ptx::Instruction& inst) {
+  using C = ptx::Compare;
+  if (inst.guard || inst.q.bool_op != ptx::BoolOp::None || inst.operands.size() != 3) return false;
+  const ptx::Type type = inst.q.type;
+  if (!ptx::is_integer(type) || (ptx::bit_width(type) != 32 && ptx::bit_width(type) != 64)) return false;
+  const ptx::Operand& p = inst.operands[0];
+  if (p.kind != ptx::Operand::Kind::Register || !per_lane(a_.shape[p.reg])) return false;
+  auto consecutive = [&](const ptx::Operand& op) {
+    return op.kind == ptx::Operand::Kind::Register && !op.negated && op.reg < a_.lane_stride.size() &&
+           a_.lane_stride[op.reg] == 1 && register_width(op.reg) == ptx::bit_width(type);
+  };
+  auto same_in_lanes = [&](const ptx::Operand& op) {
+    return op.kind == ptx::Operand::Kind::Immediate ||
+           (op.kind == ptx::Operand::Kind::Register && a_.shape[op.reg] == Shape::Uniform);
+  };
+  // As `index OP bound` with the index on the left: lt, le, gt or ge.
+  C c = inst.q.compare;
+  if (c == C::Lo) c = C::Lt;
+  if (c == C::Ls) c = C::Le;
+  if (c == C::Hi) c = C::Gt;
+  if (c == C::Hs) c = C::Ge;
+  if (c != C::Lt && c != C::Le && c != C::Gt && c != C::Ge) return false;
+  const ptx::Operand* index = &inst.operands[1];
+  const ptx::Operand* bound = &inst.operands[2];
+  if (!consecutive(*index) || !same_in_lanes(*bound)) {
+    std::swap(index, bound);
+    if (!consecutive(*index) || !same_in_lanes(*bound)) return false;
+    c = c == C::Lt ? C::Gt : c == C::Le ? C::Ge : c == C::Gt ? C::Lt : C::Le;
+  }
+  const bool is_signed = ptx::is_signed_int(type);
+  const unsigned bits = ptx::bit_width(type);
+  llvm::Value* mask = b_.CreateLoad(i32(), cur_mask_);
+  llvm::BasicBlock* from_lane0 = new_block("setp.consecutive");
+  llvm::BasicBlock* lanes = new_block("setp.lanes");
+  llvm::BasicBlock* done = new_block("setp.done");
+  llvm::Value* first = b_.CreateExtractElement(vector_read(*index, type), uint64_t{0});
+  llvm::Value* n = uniform_read(*bound, type);
+  const llvm::APInt largest = is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits);
+  llvm::Value* last_fits = is_signed ? b_.CreateICmpSLE(first, b_.getInt(largest - 31))
+                                     : b_.CreateICmpULE(first, b_.getInt(largest - 31));
+  b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpNE(b_.CreateAnd(mask, c32(1)), c32(0)), last_fits), from_lane0, lanes);
+  b_.SetInsertPoint(from_lane0);
+  // The lanes below n (lt, and ge as their complement) or at most n (le, gt).
+  const bool at_most = c == C::Le || c == C::Gt;
+  llvm::Value* some = at_most ? (is_signed ? b_.CreateICmpSGE(n, first) : b_.CreateICmpUGE(n, first))
+                              : (is_signed ? b_.CreateICmpSGT(n, first) : b_.CreateICmpUGT(n, first));
+  llvm::Value* gap = b_.CreateSub(n, first);  // exact when `some`: n - first >= 0 fits unsigned
+  llvm::Value* all = at_most ? b_.CreateICmpUGE(gap, b_.getIntN(bits, 31)) : b_.CreateICmpUGE(gap, b_.getIntN(bits, 32));
+  llvm::Value* count = b_.CreateTrunc(at_most ? b_.CreateAdd(gap, b_.getIntN(bits, 1)) : gap, i32());
+  llvm::Value* prefix = b_.CreateSelect(
+      some, b_.CreateSelect(all, c32(kNone), b_.CreateSub(b_.CreateShl(c32(1), count), c32(1))), c32(0));
+  llvm::Value* result = c == C::Lt || c == C::Le ? prefix : b_.CreateNot(prefix);
+  vector_write(p, ptx::Type::Pred, mask_vector(result), mask);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(lanes);
+  emit_lane_wise(inst);
+  b_.CreateBr(done);
+  b_.SetInsertPoint(done);
+  return true;
 }
 
 // The scalar lowering run once for all lanes, on vectors: its operands as 32 lanes, its
