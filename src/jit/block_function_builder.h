@@ -99,6 +99,7 @@ class BlockFunctionBuilder {
   void emit_lane_wise(const ptx::Instruction& inst);
   bool emit_consecutive_compare(const ptx::Instruction& inst);
   bool emit_memory(const ptx::Instruction& inst);  // warp_memory.cpp
+  bool same_address_in_lanes(const ptx::Operand& op);
   // `pinned`: computed where it is made, never hoisted out of a loop (see emit_memory).
   llvm::Value* lane_addresses(const ptx::Operand& op, ptx::StateSpace space, bool dry_run, bool pinned = false);
   void emit_activemask(const ptx::Instruction& inst);

@@ -4,9 +4,8 @@
 // masked gather or scatter per element, or one masked vector load or store when the active
 // lanes' addresses are consecutive (the common case of `p[threadIdx.x]`) and the vector's
 // inactive lanes stay on the active lanes' pages. A gather reads
-// every lane's value before any later instruction runs and a scatter writes lanes in lane
-// order (the highest lane's value stays where lanes collide), as the lanes one after
-// another would. Loads and stores with memory-order semantics (.volatile, .relaxed,
+// every lane's value before any later instruction runs; where lanes store to one address, the
+// value that stays is the one the GPU keeps (last_writer, in_write_order). Loads and stores with memory-order semantics (.volatile, .relaxed,
 // .acquire, .release) outside .shared and the spaces whose addresses need more
 // (.shared::cluster, 32-bit .local addresses) run once per lane.
 #include <fmt/format.h>
@@ -15,6 +14,7 @@
 #include <llvm/IR/MDBuilder.h>
 #include <llvm/TargetParser/Host.h>
 
+#include <algorithm>
 #include <tuple>
 
 #include "jit/block_function_builder.h"
@@ -142,6 +142,18 @@ llvm::Value* BlockFunctionBuilder::lane_addresses(const ptx::Operand& op, ptx::S
   }
   if (shared) return byte_lanes(fl_.shared_base, b_.CreateAdd(v, splat64(offset)));
   return b_.CreateIntToPtr(b_.CreateAdd(v, splat64(offset)), lanes_of(fl_.ptr_type()));
+}
+
+// Whether an address operand is the same in every lane: a register one value per warp holds,
+// a module variable or a constant, plus an offset (not a lane's own .local or .param
+// variable).
+bool BlockFunctionBuilder::same_address_in_lanes(const ptx::Operand& op) {
+  const ptx::Operand* base = op.kind == ptx::Operand::Kind::Address ? (op.elements.empty() ? nullptr : &op.elements[0])
+                                                                     : &op;
+  if (op.kind == ptx::Operand::Kind::Address && op.elements.size() > 1) return false;
+  if (base == nullptr) return true;
+  if (base->kind == ptx::Operand::Kind::Register) return base->reg < a_.shape.size() && !per_lane(a_.shape[base->reg]);
+  return base->kind == ptx::Operand::Kind::Symbol && lane_frame_offset_.count(base->name) == 0;
 }
 
 // ld/ldu/st on the active lanes. False when it is not one the lane-wise path takes.
@@ -325,6 +337,34 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     llvm::Value* v = fl_.to_bits(vector_read(*values[i], inst.q.type));
     return v->getType()->getScalarSizeInBits() != bits ? b_.CreateTrunc(v, lanes_type) : v;
   };
+  // Lanes of a warp storing to one address leave one value there; on the H100 (test
+  // lockstep/same_address_stores) the warp's store is written in groups of 128 bytes of
+  // lanes (32 lanes of 4 bytes, 16 of 8; 16-byte groups of 8 lanes by the same rule), one
+  // group after the other, and within a group the lowest lane storing to an address wins.
+  const uint32_t group_lanes = static_cast<uint32_t>(std::clamp<uint64_t>(128 / access_bytes, 1, kLanes));
+  // A scatter writes its lanes in order, the last write to an address staying: the lanes in
+  // the order that leaves the GPU's winner last (groups ascending, each from its highest lane).
+  auto in_write_order = [&](llvm::Value* lanes) {
+    std::vector<int> order;
+    for (uint32_t g = 0; g < kLanes; g += group_lanes)
+      for (uint32_t l = g + group_lanes; l-- > g;) order.push_back(static_cast<int>(l));
+    return b_.CreateShuffleVector(lanes, order);
+  };
+  auto scatter = [&](llvm::Value* v, llvm::Value* at) {
+    b_.CreateMaskedScatter(in_write_order(v), in_write_order(at), align, in_write_order(mask_lanes));
+  };
+  // The winner at one address all active lanes store to: the lowest active lane of the last
+  // group with one.
+  auto last_writer = [&]() -> llvm::Value* {
+    llvm::Value* lane = b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {mask, b_.getTrue()});
+    for (uint32_t g = group_lanes; g < kLanes; g += group_lanes) {
+      llvm::Value* later = b_.CreateLShr(mask, c32(g));
+      lane = b_.CreateSelect(b_.CreateICmpNE(later, c32(0)),
+                             b_.CreateAdd(c32(g), b_.CreateIntrinsic(llvm::Intrinsic::cttz, {i32()}, {later, b_.getTrue()})),
+                             lane);
+    }
+    return lane;
+  };
   // `every`: all 32 lanes are active (the mask is known to be whole where this is called). The
   // constant mask lets LLVM drop the blend into the register's old lanes; with the variable
   // one it folded blend and plain load into a masked load, which on a Zen 5 core reads a
@@ -332,6 +372,32 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   auto write_loaded = [&](size_t i, llvm::Value* loaded, bool every = false) {
     if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, every ? c32(kNone) : mask);
   };
+  // One address for every lane (a register the same in every lane, a variable, a constant:
+  // `warp_sums[warp] = v` after `if (lane == 0)`, `x = s[0]`): a load reads it once for all
+  // lanes; a store writes the value of the lane the GPU keeps (last_writer).
+  const bool one_address =
+      values.size() == 1 &&
+      (space == ptx::StateSpace::Global || space == ptx::StateSpace::Shared || space == ptx::StateSpace::Generic ||
+       space == ptx::StateSpace::Const) &&
+      same_address_in_lanes(address);
+  if (one_address) {
+    pointers = lane_addresses(address, space, false);
+    integers = b_.CreatePtrToInt(pointers, lanes64);
+    check_alignment();
+    llvm::Value* at = b_.CreateExtractElement(pointers, uint64_t{0});
+    if (store) {
+      b_.CreateAlignedStore(b_.CreateExtractElement(stored(0), last_writer()), at, align);
+    } else {
+      write_loaded(0, b_.CreateVectorSplat(kLanes, b_.CreateAlignedLoad(element, at, align)));
+    }
+    b_.CreateBr(none);
+    b_.SetInsertPoint(none);
+    if (skip_to != nullptr) {
+      b_.CreateBr(skip_to);
+      b_.SetInsertPoint(skip_to);
+    }
+    return true;
+  }
   // The common case of a strided address first, from lane 0's address alone when lane 0
   // is active (every lane, `if (tid < s)`, `if (tid == 0)`): the active lanes are lane 0's
   // address plus their place (its lanes do not wrap when the register is 32 bits wide).
@@ -484,7 +550,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     for (size_t i = 0; i < values.size(); ++i) {
       llvm::Value* at = b_.CreateGEP(b_.getInt8Ty(), pointers, llvm::ConstantInt::get(lanes64, i * element_bytes));
       if (store) {
-        b_.CreateMaskedScatter(stored(i), at, align, mask_lanes);
+        scatter(stored(i), at);
       } else {
         write_loaded(i, b_.CreateMaskedGather(lanes_type, at, align, mask_lanes));
       }
@@ -542,7 +608,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
         b_.CreateUnreachable();
       }
       b_.SetInsertPoint(scattered);
-      b_.CreateMaskedScatter(v, pointers, align, mask_lanes);
+      scatter(v, pointers);
       b_.CreateBr(done);
       b_.SetInsertPoint(done);
     } else {
