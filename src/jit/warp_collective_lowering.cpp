@@ -198,13 +198,28 @@ bool BlockFunctionBuilder::emit_collective_together(const ptx::Instruction& inst
       source = b_.CreateSelect(in_range, source, lane);
       // A source lane in range but outside the members reads 0, as on an H100 and H200
       // (tests/e2e/probes/shuffle_non_member_source.cu); out of range, the caller's own value.
-      llvm::Value* member = b_.CreateTrunc(b_.CreateLShr(b_.CreateVectorSplat(kLanes, mask), source),
-                                           lanes_of(b_.getInt1Ty()));
+      // With every lane a member (the common case) no lane's membership needs a test: the
+      // shuffle is then its moves alone (constant ones for a constant lane operand).
       llvm::Value* values = vector_read(*c.value, ptx::Type::B32);
-      llvm::Value* read = b_.CreateSelect(member, exchanged(inst, c, values, source), llvm::Constant::getNullValue(values->getType()));
-      llvm::Value* result = b_.CreateSelect(in_range, read, values);
-      vector_write(inst.operands[0], ptx::Type::B32, result, mask);
-      if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, in_range, mask);
+      llvm::Value* moved = exchanged(inst, c, values, source);
+      llvm::BasicBlock* whole = new_block("shuffle.whole_warp");
+      llvm::BasicBlock* part = new_block("shuffle.some_lanes");
+      llvm::BasicBlock* done = new_block("shuffle.written");
+      b_.CreateCondBr(b_.CreateICmpEQ(mask, c32(kNone)), whole, part);
+      for (llvm::BasicBlock* block : {whole, part}) {
+        b_.SetInsertPoint(block);
+        llvm::Value* read = moved;
+        if (block == part) {
+          llvm::Value* member = b_.CreateTrunc(b_.CreateLShr(b_.CreateVectorSplat(kLanes, mask), source),
+                                               lanes_of(b_.getInt1Ty()));
+          read = b_.CreateSelect(member, moved, llvm::Constant::getNullValue(values->getType()));
+        }
+        vector_write(inst.operands[0], ptx::Type::B32, b_.CreateSelect(in_range, read, values),
+                     block == whole ? c32(kNone) : mask);
+        if (c.pair) vector_write(inst.operands[1], ptx::Type::Pred, in_range, block == whole ? c32(kNone) : mask);
+        b_.CreateBr(done);
+      }
+      b_.SetInsertPoint(done);
       return true;
     }
     case WarpCombineKind::Match:
