@@ -3,7 +3,8 @@
 // structure: rounds, runs, resume points, dispatch), warp_values.cpp (registers and special
 // registers as 32 lanes), warp_instructions.cpp (an instruction: once per warp, lane-wise on
 // vectors, or once per lane), warp_memory.cpp (loads and stores on 32 lanes),
-// warp_control_flow.cpp (masks, branches, parking) and warp_collective_lowering.cpp.
+// warp_control_flow.cpp (masks, branches, parking), if_then_branches.cpp (if-then branches
+// without the queue, rounds ended at their idle warps) and warp_collective_lowering.cpp.
 #pragma once
 
 #include <llvm/IR/IRBuilder.h>
