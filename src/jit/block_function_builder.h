@@ -99,6 +99,10 @@ class BlockFunctionBuilder {
   void emit_per_lane(const ptx::Instruction& inst, uint32_t statement);
   void emit_lane_wise(const ptx::Instruction& inst);
   bool emit_consecutive_compare(const ptx::Instruction& inst);
+  void find_lane_bases();  // lane_bases.cpp
+  void compute_lane_base(const ptx::Instruction& inst);
+  llvm::Value* lanes_from_base(uint32_t r);
+  llvm::Value* lane_from_base(uint32_t r, llvm::Value* lane);
   bool emit_memory(const ptx::Instruction& inst);  // warp_memory.cpp
   bool same_address_in_lanes(const ptx::Operand& op);
   // `pinned`: computed where it is made, never hoisted out of a loop (see emit_memory).
@@ -232,6 +236,7 @@ class BlockFunctionBuilder {
   std::vector<RegisterSet> written_by_end_;
   uint32_t emitting_block_ = 0;           // the block emit_block is emitting
   std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the variable
+  std::vector<llvm::AllocaInst*> lane_base_;  // per register given a base (find_lane_bases): the base
   // Per register: a constant global holding its one value, where find_constant_registers
   // proved it has one when read, and the mov that writes it (which writes the register).
   std::vector<llvm::GlobalVariable*> constant_value_;

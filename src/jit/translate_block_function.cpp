@@ -728,6 +728,7 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
     llvm::Type* type = !per_lane(a_.shape[r]) ? register_type(r) : register_width(r) == 1 ? i32() : lanes_of(register_type(r));
     reg_local_[r] = fl_.entry_alloca(type, 64, fmt::format("r{}", r));
   }
+  find_lane_bases();
   round_entry_.assign(a_.register_count, nullptr);
   round_exit_.assign(a_.register_count, nullptr);
   for (uint32_t r = 0; r < a_.register_count; ++r) {

@@ -371,13 +371,23 @@ std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const Functi
   auto subtract = [](int64_t x, int64_t y, int64_t* r) { return __builtin_sub_overflow(x, y, r); };
   auto multiply = [](int64_t x, int64_t y, int64_t* r) { return __builtin_mul_overflow(x, y, r); };
   auto constant = [](const ptx::Operand& op) { return op.kind == ptx::Operand::Kind::Immediate && !op.imm_is_float; };
-  // The stride of `x * y` (mul.lo, mad.lo; `wide`: mul.wide, mad.wide).
-  auto product = [&](const ptx::Operand& x, const ptx::Operand& y, bool wide) -> int64_t {
+  // The stride of `x * y` (mul.lo, mad.lo; `wide`: mul.wide, mad.wide of `source` operands).
+  // A wide product's constant is its 32-bit value widened as the source type says (an
+  // immediate written -1431655765 is 2863311531 to mul.wide.u32); a product in the operands'
+  // own width is exact modulo it either way.
+  auto product = [&](const ptx::Operand& x, const ptx::Operand& y, bool wide, ptx::Type source) -> int64_t {
     if (!constant(x) && !constant(y)) return of(x) == 0 && of(y) == 0 ? 0 : kNoLaneStride;
     const ptx::Operand& factor = constant(x) ? x : y;
     const ptx::Operand& other = constant(x) ? y : x;
     if (wide && !lane_aligned(other) && of(other) != 0) return kNoLaneStride;
-    return combine(of(other), static_cast<int64_t>(factor.imm), multiply);
+    int64_t value = static_cast<int64_t>(factor.imm);
+    if (wide) {  // the source width: .u32/.s32 (or half of a 64-bit type named), or .u16/.s16
+      const unsigned bits = ptx::bit_width(source) == 16 ? 16 : 32;
+      const uint64_t low = factor.imm & ((uint64_t{1} << bits) - 1);
+      const bool negative = ptx::is_signed_int(source) && ((low >> (bits - 1)) & 1) != 0;
+      value = static_cast<int64_t>(negative ? low | ~((uint64_t{1} << bits) - 1) : low);
+    }
+    return combine(of(other), value, multiply);
   };
   auto written = [&](const ptx::Instruction& inst) -> int64_t {
     const auto& o = inst.operands;
@@ -402,9 +412,9 @@ std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const Functi
         if (o.size() != 3 || !constant(o[2]) || o[2].imm >= 32) return kNoLaneStride;
         return combine(of(o[1]), int64_t{1} << o[2].imm, multiply);
       case ptx::Opcode::Mul:
-        return o.size() == 3 && low ? product(o[1], o[2], wide) : kNoLaneStride;
+        return o.size() == 3 && low ? product(o[1], o[2], wide, inst.q.src_type != ptx::Type::None ? inst.q.src_type : inst.q.type) : kNoLaneStride;
       case ptx::Opcode::Mad:
-        return o.size() == 4 && low ? combine(product(o[1], o[2], wide), of(o[3]), add) : kNoLaneStride;
+        return o.size() == 4 && low ? combine(product(o[1], o[2], wide, inst.q.src_type != ptx::Type::None ? inst.q.src_type : inst.q.type), of(o[3]), add) : kNoLaneStride;
       default:
         return kNoLaneStride;
     }

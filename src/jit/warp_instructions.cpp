@@ -175,12 +175,16 @@ bool BlockFunctionBuilder::emit_consecutive_compare(const ptx::Instruction& inst
   llvm::BasicBlock* from_lane0 = new_block("setp.consecutive");
   llvm::BasicBlock* lanes = new_block("setp.lanes");
   llvm::BasicBlock* done = new_block("setp.done");
-  llvm::Value* first = b_.CreateExtractElement(vector_read(*index, type), uint64_t{0});
+  // A register given a base (lane_bases.cpp) has lane 0's value whether lane 0 runs or not.
+  const bool based = lane_base_[index->reg] != nullptr;
+  llvm::Value* first = based ? b_.CreateLoad(register_type(index->reg), lane_base_[index->reg])
+                             : b_.CreateExtractElement(vector_read(*index, type), uint64_t{0});
   llvm::Value* n = uniform_read(*bound, type);
   const llvm::APInt largest = is_signed ? llvm::APInt::getSignedMaxValue(bits) : llvm::APInt::getMaxValue(bits);
   llvm::Value* last_fits = is_signed ? b_.CreateICmpSLE(first, b_.getInt(largest - 31))
                                      : b_.CreateICmpULE(first, b_.getInt(largest - 31));
-  b_.CreateCondBr(b_.CreateAnd(b_.CreateICmpNE(b_.CreateAnd(mask, c32(1)), c32(0)), last_fits), from_lane0, lanes);
+  llvm::Value* lane0_runs = based ? b_.getTrue() : b_.CreateICmpNE(b_.CreateAnd(mask, c32(1)), c32(0));
+  b_.CreateCondBr(b_.CreateAnd(lane0_runs, last_fits), from_lane0, lanes);
   b_.SetInsertPoint(from_lane0);
   // The lanes below n (lt, and ge as their complement) or at most n (le, gt).
   const bool at_most = c == C::Le || c == C::Gt;
@@ -221,6 +225,7 @@ void BlockFunctionBuilder::emit_lane_wise(const ptx::Instruction& inst) {
   fl_.lanes = kLanes;
   lower_instruction(fl_, inst);
   fl_.lanes = 0;
+  compute_lane_base(inst);
   if (skip_to != nullptr) {
     b_.CreateBr(skip_to);
     b_.SetInsertPoint(skip_to);

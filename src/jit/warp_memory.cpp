@@ -302,7 +302,10 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     llvm::Value* before = b_.CreateMul(b_.CreateZExt(place, i64), b_.getInt64(step));
     const bool narrow = register_width(address_register->reg) == 32;
     llvm::Value* own = b_.CreateZExt(
-        b_.CreateExtractElement(vector_read(*address_register, narrow ? ptx::Type::U32 : ptx::Type::U64), lane), i64);
+        lane_base_[address_register->reg] != nullptr
+            ? lane_from_base(address_register->reg, lane)
+            : b_.CreateExtractElement(vector_read(*address_register, narrow ? ptx::Type::U32 : ptx::Type::U64), lane),
+        i64);
     llvm::Value* at = b_.CreateAdd(own, b_.getInt64(static_cast<uint64_t>(offset)));
     if (space == ptx::StateSpace::Shared)
       at = b_.CreatePtrToInt(b_.CreateGEP(b_.getInt8Ty(), fl_.shared_base, at), i64);

@@ -237,7 +237,7 @@ llvm::Value* BlockFunctionBuilder::uniform_read(const ptx::Operand& op, ptx::Typ
 llvm::Value* BlockFunctionBuilder::vector_read(const ptx::Operand& op, ptx::Type type) {
   llvm::Type* want = fl_.value_type(type);
   if (op.kind == ptx::Operand::Kind::Register && op.reg < a_.shape.size() && per_lane(a_.shape[op.reg])) {
-    llvm::Value* bits = load_lanes(op.reg);
+    llvm::Value* bits = lane_base_[op.reg] != nullptr ? lanes_from_base(op.reg) : load_lanes(op.reg);
     if (type == ptx::Type::Pred) return op.negated ? b_.CreateNot(bits) : bits;
     const unsigned width = ptx::bit_width(type);
     const unsigned have = register_width(op.reg);
