@@ -135,8 +135,9 @@ void BlockFunctionBuilder::emit_instruction(uint32_t statement) {
 
 // `setp.lt i, n` (le, gt, ge; signed or not) of a register whose lanes hold consecutive
 // integers (lane stride 1: `i = blockIdx.x * blockDim.x + threadIdx.x`) against a value the
-// same in every lane: the guard `if (i < n)` of nearly every kernel. When lane 0 runs and its
-// i + 31 does not pass the type's largest value, the lanes where i < n are the lowest
+// same in every lane: the guard `if (i < n)` of nearly every kernel. When lane 0 runs (or the
+// register has a base: lane_bases.cpp) and its i + 31 does not pass the type's largest
+// value, the lanes where i < n are the lowest
 // min(n - i, 32) (none when n <= i), a count made from lane 0's value alone; 64-bit indices
 // then need no compare of four vectors, and often no vector at all. Otherwise, and for any
 // other operands, the lane-wise lowering as usual (false: not this form).

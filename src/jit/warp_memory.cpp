@@ -375,6 +375,16 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   auto write_loaded = [&](size_t i, llvm::Value* loaded, bool every = false) {
     if (!fl_.is_sink(*values[i])) vector_write(*values[i], inst.q.type, loaded, every ? c32(kNone) : mask);
   };
+  // Every path ends at `none`, then past the guard's skip.
+  auto finish = [&] {
+    b_.CreateBr(none);
+    b_.SetInsertPoint(none);
+    if (skip_to != nullptr) {
+      b_.CreateBr(skip_to);
+      b_.SetInsertPoint(skip_to);
+    }
+    return true;
+  };
   // One address for every lane (a register the same in every lane, a variable, a constant:
   // `warp_sums[warp] = v` after `if (lane == 0)`, `x = s[0]`): a load reads it once for all
   // lanes; a store writes the value of the lane the GPU keeps (last_writer).
@@ -393,13 +403,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     } else {
       write_loaded(0, b_.CreateVectorSplat(kLanes, b_.CreateAlignedLoad(element, at, align)));
     }
-    b_.CreateBr(none);
-    b_.SetInsertPoint(none);
-    if (skip_to != nullptr) {
-      b_.CreateBr(skip_to);
-      b_.SetInsertPoint(skip_to);
-    }
-    return true;
+    return finish();
   }
   // The common case of a strided address first, from lane 0's address alone when lane 0
   // is active (every lane, `if (tid < s)`, `if (tid == 0)`): the active lanes are lane 0's
@@ -658,13 +662,7 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       write_loaded(0, loaded);
     }
   }
-  b_.CreateBr(none);
-  b_.SetInsertPoint(none);
-  if (skip_to != nullptr) {
-    b_.CreateBr(skip_to);
-    b_.SetInsertPoint(skip_to);
-  }
-  return true;
+  return finish();
 }
 
 }  // namespace cucpu::jit::block_function
