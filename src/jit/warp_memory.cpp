@@ -5,9 +5,10 @@
 // lanes' addresses are consecutive (the common case of `p[threadIdx.x]`) and the vector's
 // inactive lanes stay on the active lanes' pages. A gather reads
 // every lane's value before any later instruction runs; where lanes store to one address, the
-// value that stays is the one the GPU keeps (last_writer, in_write_order). Loads and stores with memory-order semantics (.volatile, .relaxed,
-// .acquire, .release) outside .shared and the spaces whose addresses need more
-// (.shared::cluster, 32-bit .local addresses) run once per lane.
+// value that stays is the one the GPU keeps (last_writer, in_write_order, access_halves).
+// Loads and stores with memory-order semantics (.volatile, .relaxed, .acquire, .release)
+// outside .shared and the spaces whose addresses need more (.shared::cluster, 32-bit .local
+// addresses) run once per lane.
 #include <fmt/format.h>
 #include <llvm/IR/InlineAsm.h>
 #include <llvm/IR/Intrinsics.h>
@@ -584,8 +585,15 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
       llvm::Value* low_pointer = b_.CreateIntToPtr(b_.CreateSelect(low_idle, high, low), fl_.ptr_type());
       llvm::Value* high_pointer = b_.CreateIntToPtr(b_.CreateSelect(high_idle, low, high), fl_.ptr_type());
       if (store) {
-        b_.CreateMaskedStore(b_.CreateShuffleVector(v, low_half), low_pointer, align, low_mask);
-        b_.CreateMaskedStore(b_.CreateShuffleVector(v, high_half), high_pointer, align, high_mask);
+        // Halves that overlap (`s[lane % 16]`) leave the GPU's winner: the low half's where
+        // both halves are one group of lanes (group_lanes), so it is written last.
+        auto store_half = [&](bool high_one) {
+          b_.CreateMaskedStore(b_.CreateShuffleVector(v, high_one ? high_half : low_half),
+                               high_one ? high_pointer : low_pointer, align, high_one ? high_mask : low_mask);
+        };
+        const bool one_group = group_lanes > kLanes / 2;
+        store_half(one_group);
+        store_half(!one_group);
         return nullptr;
       }
       return b_.CreateShuffleVector(b_.CreateMaskedLoad(half_type, low_pointer, align, low_mask),
