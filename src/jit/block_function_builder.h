@@ -211,6 +211,7 @@ class BlockFunctionBuilder {
   // find_if_then_branches: per varying branch, the block T of its `if (c) { T }` (else kNone),
   // and per such T the variable holding the lanes that skipped it, waiting at the join.
   std::vector<uint32_t> if_then_;
+  std::vector<const ptx::Instruction*> sole_write_;  // per register: its only write, unguarded, or null
   std::vector<llvm::AllocaInst*> join_carry_;
   // Per if-then branch or conditional exit, in the round being emitted: a warp none of whose
   // lanes enter the block (stay) is the first of the warps left that only park (exit):
