@@ -6,7 +6,7 @@
 # time only (see bench/common.h), with the machine above it.
 #
 #   bench/run.sh [--quick] [--strategies auto,fibers,...] [--cucpu PATH] [--timeout SECONDS]
-#                [--only NAME,...] [--build-dir DIR]
+#                [--only NAME,...] [--build-dir DIR] [--repeat N]
 #
 #   --quick          small sizes: the whole table in well under a minute
 #   --strategies L   one more cucpu column per value, run with CUCPU_BLOCK_STRATEGY=value
@@ -16,6 +16,9 @@
 #                    in the table instead of a hang
 #   --only L         just these workloads (names as in bench/: reduce,sgemm,...)
 #   --build-dir DIR  where the programs are built (default build/bench-run of this checkout)
+#   --repeat N       run each workload's programs N times, taking turns (OpenMP, cucpu, OpenMP,
+#                    ...), and report the median of the N runs' medians (default 3): one
+#                    process's figure can be off by 2x on a shared machine, the next one's not
 #
 # The table goes to stdout and DIR/results.md, every program's output to DIR/log.txt.
 # Exits 1 when a program failed its result check or crashed (a timeout is not a failure).
@@ -30,6 +33,7 @@ cucpu=${CUCPU_BIN:-$checkout/build/bin/cucpu}
 cap=${BENCH_TIMEOUT:-300}
 only=""
 build_dir=$checkout/build/bench-run
+repeat=3
 
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while (($#)); do
@@ -40,11 +44,13 @@ while (($#)); do
         --timeout) cap=${2:?--timeout needs seconds}; shift ;;
         --only) only=${2:?--only needs a list}; shift ;;
         --build-dir) build_dir=${2:?--build-dir needs a folder}; shift ;;
+        --repeat) repeat=${2:?--repeat needs a count}; shift ;;
         -h|--help) usage ;;
         *) echo "bench/run.sh: unknown argument $1" >&2; usage ;;
     esac
     shift
 done
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || { echo "bench/run.sh: --repeat needs a positive count" >&2; exit 2; }
 [[ -x $cucpu ]] || { echo "bench/run.sh: no cucpu at $cucpu (build it, or pass --cucpu PATH)" >&2; exit 2; }
 cucpu=$(cd "$(dirname "$cucpu")" && pwd)/$(basename "$cucpu")
 
@@ -140,7 +146,8 @@ wait
 # A failed build leaves its log behind.
 if compgen -G "$build_dir/*/*.build.log" >/dev/null; then echo "bench/run.sh: a build failed" >&2; exit 1; fi
 
-# results[LINE|COLUMN] = the value (or timeout / FAIL / error); LINE is a BENCH name.
+# results[LINE|COLUMN] = the values of its runs, space-separated (a number, or timeout / FAIL /
+# error); LINE is a BENCH name. value_of settles them into the table's one value.
 declare -A results
 failures=()
 warnings=()
@@ -176,7 +183,7 @@ run_program() {
         elif ((status != 0)) || [[ -z $value ]]; then
             value="error"; failures+=("$line ($column): exit $status: $(tail -n 2 <<<"$output" | tr '\n' ' ')")
         fi
-        results[$line|$column]=$value
+        results[$line|$column]+="$value "
         echo "    $line ($column): $value" >&2
     done
 }
@@ -192,10 +199,11 @@ for entry in "${selected[@]}"; do
         jit_startup) lines="jit_cold jit_warm" ;;
         *) lines=$name ;;
     esac
+    for ((run = 1; run <= repeat; ++run)); do
     for column in "${columns[@]}"; do
         program=$build_dir/$([[ $column == openmp ]] && echo openmp || echo cuda)/$name
         [[ -x $program ]] || continue  # jit_startup has no OpenMP twin
-        echo "[$count/${#selected[@]}] $name ($column) ..." >&2
+        echo "[$count/${#selected[@]}] $name ($column, run $run of $repeat) ..." >&2
         if [[ $name == jit_startup ]]; then
             # Two runs with the same fresh cache: the first is cold, the second may reuse it.
             cache=$(mktemp -d)
@@ -209,6 +217,7 @@ for entry in "${selected[@]}"; do
             run_program "$column" "$column_lines" "$program" "$size"
         fi
     done
+    done
     for line in $lines; do rows+=("$line"); sizes+=("$size"); done
 done
 
@@ -217,13 +226,21 @@ number() { awk -v v="$1" 'BEGIN { if (v >= 100) printf "%.0f", v; else if (v >= 
                                    else if (v >= 1) printf "%.2f", v; else printf "%.3f", v }'; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { r = a / b; if (r >= 10) printf "%.0f×", r; else printf "%.1f×", r }'; }
 is_number() { [[ $1 =~ ^[0-9]+(\.[0-9]*)?$ ]]; }
+# value_of "V1 V2 ...": the median of a cell's runs when all gave a number, else the first
+# that did not (a failure is not outvoted); "-" for none.
+value_of() {
+    local values=($1) value
+    ((${#values[@]})) || { echo -; return; }
+    for value in "${values[@]}"; do is_number "$value" || { echo "$value"; return; }; done
+    printf '%s\n' "${values[@]}" | sort -g | awk '{ v[NR] = $1 } END { printf "%.10g\n", (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'
+}
 
 table() {
     local cpu
     cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
     echo "Machine: ${cpu:-unknown CPU}, $cores cores ($(uname -m)), load average $(cut -d' ' -f1-3 /proc/loadavg) at the end"
     echo "Run: $(date -u '+%Y-%m-%d %H:%M UTC'), $([[ $quick == 1 ]] && echo quick || echo full) sizes," \
-        "median of 5 runs after a warm-up, OMP_NUM_THREADS=$cores, cap ${cap} s per program"
+        "median of 5 runs after a warm-up in each of $repeat processes taking turns, the median of those, OMP_NUM_THREADS=$cores, cap ${cap} s per program"
     echo "cucpu: $cucpu ($(git -C "$(dirname "$cucpu")" describe --always --dirty 2>/dev/null || echo "not in a git checkout"))"
     echo
     local header="| workload | OpenMP ms | cucpu ms | cucpu/OpenMP |" rule="| --- | ---: | ---: | ---: |"
@@ -235,8 +252,10 @@ table() {
     echo "$rule"
     local index
     for index in "${!rows[@]}"; do
-        local line=${rows[index]} openmp=${results[${rows[index]}|openmp]:-—} cucpu_value cells
-        cucpu_value=${results[$line|cucpu]:--}
+        local line=${rows[index]} openmp cucpu_value cells
+        openmp=$(value_of "${results[$line|openmp]:-}")
+        [[ $openmp == - ]] && openmp=—
+        cucpu_value=$(value_of "${results[$line|cucpu]:-}")
         # Ratios only where smaller is better and there is an OpenMP figure.
         local comparable=0
         [[ $line != launch_async && $line != jit_* ]] && is_number "$openmp" && comparable=1
@@ -244,7 +263,8 @@ table() {
         cells+=" | $(is_number "$cucpu_value" && number "$cucpu_value" || echo "$cucpu_value")"
         cells+=" | $( ((comparable)) && is_number "$cucpu_value" && ratio "$cucpu_value" "$openmp" || echo —) |"
         for strategy in "${strategies[@]}"; do
-            local value=${results[$line|strategy=$strategy]:--}
+            local value
+            value=$(value_of "${results[$line|strategy=$strategy]:-}")
             if is_number "$value"; then
                 cells+=" $(number "$value")"
                 ((comparable)) && cells+=" ($(ratio "$value" "$openmp"))"
