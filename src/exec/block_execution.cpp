@@ -87,6 +87,7 @@ std::string describe_block(const Dim3& block_index) {
 }
 
 void BlockExecution::report_error(ErrorCode code, std::string message) {
+  if (error_flag_ != nullptr) *error_flag_ = 1;
   if (!first_error_) first_error_ = make_error(code, std::move(message));
 }
 

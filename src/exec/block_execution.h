@@ -59,6 +59,15 @@ inline void place_block(jit::ThreadContext& context, const BlockSetup& setup) {
 // "block (x, y, z)" for messages.
 std::string describe_block(const Dim3& block_index);
 
+// The block after `index` in a grid of `grid` blocks, in linear order (x fastest).
+inline void advance_block(Dim3& index, const Dim3& grid) {
+  if (++index.x != grid.x) return;
+  index.x = 0;
+  if (++index.y != grid.y) return;
+  index.y = 0;
+  ++index.z;
+}
+
 // One lane's contribution to a warp collective. Shuffles need a value and a source lane,
 // votes a predicate, reductions a value: two words cover all of them.
 struct WarpOffer {
@@ -174,10 +183,13 @@ class BlockExecution {
   // Turns a recorded fault into the block's error, once the block has stopped.
   void report_fault(const BlockSetup& setup);
   Result<void> block_result();
+  // A word report_error sets to 1 (the compiled strategy's frame: run no further block).
+  void flag_errors_in(uint32_t* flag) { error_flag_ = flag; }
 
  private:
   std::optional<Error> first_error_;
   KernelFault fault_;
+  uint32_t* error_flag_ = nullptr;
 };
 
 }  // namespace cucpu::exec

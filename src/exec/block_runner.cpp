@@ -169,32 +169,21 @@ Result<void> BlockRunner::run_compiled_blocks(const GridLaunch& grid, Dim3 block
                                               const std::atomic<bool>& failed) {
   if (auto placed = prepare_block(grid, block_index); !placed) return placed;
   ResumableBlock& block = *block_;
-  if (auto ready = compiled_.start_grid(block.setup, grid.compiled); !ready) return ready;
-  const Dim3& blocks = grid.shape.grid;
-  // A copy no reference is taken of, kept in registers and passed by components: a Dim3
-  // incremented in memory field by field and read back whole for the call (GCC packs two
-  // fields into one register) cost a failed store-to-load forward per block.
+  if (auto ready = compiled_.start_grid(block.setup, grid.compiled, failed); !ready) return ready;
+  // The blocks' device runtime scope: one its threads never used serves the next block.
+  // (A lane that uses it makes a runtime call, which ends run_blocks' stretch of blocks.)
   Dim3 index = block_index;
-  for (uint64_t i = 0; i < count; ++i) {
-    if (failed.load(std::memory_order_relaxed)) break;
-    // The block's device runtime scope; one its threads never used serves the next block.
+  while (count > 0 && !failed.load(std::memory_order_relaxed)) {
     if (grid.tree && !block.scope) block.scope.emplace(*grid.tree, block.setup.thread_count());
     compiled_.launch_scope = block.scope ? &*block.scope : nullptr;
-    Result<void> result = compiled_.run_next_block(index.x, index.y, index.z);
+    Result<uint64_t> ran = compiled_.run_blocks(index, count);
     compiled_.launch_scope = nullptr;
     if (block.scope && !block.scope->untouched()) block.scope.reset();
-    if (!result) {
+    if (!ran) {
       block.scope.reset();
-      return result;
+      return ran.error();
     }
-    // The next block in linear order: x fastest.
-    if (++index.x == blocks.x) {
-      index.x = 0;
-      if (++index.y == blocks.y) {
-        index.y = 0;
-        ++index.z;
-      }
-    }
+    count -= *ran;
   }
   block.scope.reset();
   return {};

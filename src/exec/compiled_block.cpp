@@ -1,5 +1,6 @@
-// The compiled block strategy's executor side (compiled_block.h). A block runs as one call
-// of its block function; what the function cannot settle itself comes back here:
+// The compiled block strategy's executor side (compiled_block.h). A worker's blocks run
+// through calls of their block function, each running blocks until one leaves state behind
+// (run_blocks); what the function cannot settle itself comes back here:
 //
 // - settle: at the end of a round where the lanes did not all meet at one plain
 //   __syncthreads, the parked lanes arrive at the block's barriers (barrier.h, the same
@@ -94,7 +95,8 @@ CompiledBlock::CompiledBlock(uintptr_t stack_low) : stack_low_(stack_low) {}
 
 CompiledBlock::~CompiledBlock() = default;
 
-Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code) {
+Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code,
+                                       const std::atomic<bool>& grid_failed) {
   setup_ = setup;
   code_ = code;
   const uint32_t threads = setup.thread_count();
@@ -130,28 +132,22 @@ Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::Compi
   frame_.warp_stride = code.warp_stride;
   frame_.local_stride = code.local_stride;
   frame_.execution = this;
+  static_assert(sizeof(std::atomic<bool>) == 1 && std::atomic<bool>::is_always_lock_free);
+  frame_.grid_failed = reinterpret_cast<const uint8_t*>(&grid_failed);
+  flag_errors_in(&frame_.between_blocks);
   if (meetings_.size() < warp_count) meetings_.resize(warp_count);
-  initial_live_.resize(warp_count);
-  for (uint32_t w = 0; w < warp_count; ++w) initial_live_[w] = warp_lanes(w, threads);
-  // This thread's running_kernel_thread, set around each block: the address once per grid,
-  // not a TLS lookup per block (libcudart's TLS is the global-dynamic model).
+  // This thread's running_kernel_thread, set around each call of the entry: the address
+  // once per grid, not a TLS lookup per call (libcudart's TLS is the global-dynamic model).
   running_ = &running_kernel_thread;
   return {};
 }
 
-Result<void> CompiledBlock::run_next_block(uint32_t x, uint32_t y, uint32_t z) {
+void CompiledBlock::ready_block(const Dim3& index) {
   clear_error();
-  setup_.block_index = {x, y, z};
-  place_block(block_context_, setup_, x, y, z);
+  place_block(block_context_, setup_, index.x, index.y, index.z);
   lane_context_placed_ = false;  // enter_lane places it when a lane needs it
   block_context_.exited = 0;
-  frame_.current_thread = 0;
-  for (uint32_t w = 0; w < frame_.warp_count; ++w) {
-    jit::CompiledWarp& state = warp(w);
-    state.live = initial_live_[w];
-    state.run_count = 0;  // the block function starts with a direct round from the entry
-    state.park_count = 0;
-  }
+  frame_.between_blocks = 0;
   if (meetings_used_) {
     for (WarpMeeting& m : meetings_) {
       if (!m.used) continue;
@@ -163,29 +159,42 @@ Result<void> CompiledBlock::run_next_block(uint32_t x, uint32_t y, uint32_t z) {
     meetings_used_ = false;
   }
   lane_execution_.linear_tid = 0;
+}
+
+uint64_t CompiledBlock::enter(uint64_t count) {
+  if (setjmp(abandon_point_) != 0) return 0;  // abandoned (abandon_thread): the block's error says why
+  return code_.entry(&frame_, count);
+}
+
+Result<uint64_t> CompiledBlock::run_blocks(Dim3& index, uint64_t count) {
+  ready_block(index);
   // The threads' .local memory is their frames, not the stack (stack_high 0: the stack is
   // not local memory): a launching thread that runs a block itself (grid_executor.cpp) may
   // hold the host's own data there, which kernels may be given.
   *running_ = {&lane_execution_, stack_low_, 0, reinterpret_cast<uintptr_t>(local_.get()),
                reinterpret_cast<uintptr_t>(local_.get()) + local_bytes_used_};
-  if (setjmp(abandon_point_) == 0) code_.entry(&frame_);
+  const uint64_t ran = enter(count);
   *running_ = {};
+  setup_.block_index = running_block();
   report_fault(setup_);
-  return block_result();
+  if (auto result = block_result(); !result) return result.error();
+  index = running_block();
+  advance_block(index, setup_.shape->grid);
+  return ran;
 }
 
 void CompiledBlock::barrier_sync(ThreadExecution& self, uint32_t barrier, uint32_t) {
   report_error(ErrorCode::LaunchFailure,
                fmt::format("{}: thread {} of kernel {} reached barrier {} through a runtime call, which the compiled "
                            "block strategy never makes (internal error)",
-                           describe_block(setup_.block_index), self.linear_tid, setup_.kernel->name, barrier));
+                           describe_block(running_block()), self.linear_tid, setup_.kernel->name, barrier));
 }
 
 uint64_t CompiledBlock::warp_collective(ThreadExecution& self, uint32_t, const WarpCollective& collective, WarpOffer) {
   report_error(ErrorCode::LaunchFailure,
                fmt::format("{}: thread {} of kernel {} reached {} through a runtime call, which the compiled block "
                            "strategy never makes (internal error)",
-                           describe_block(setup_.block_index), self.linear_tid, setup_.kernel->name, collective.name));
+                           describe_block(running_block()), self.linear_tid, setup_.kernel->name, collective.name));
   return 0;
 }
 
@@ -198,9 +207,11 @@ void CompiledBlock::enter_lane(uint32_t warp_index, uint32_t lane) {
   const uint32_t tid = warp_index * kWarpSize + lane;
   // The lanes' context is the block's with a lane's own registers.
   if (!lane_context_placed_) {
-    place_block(lane_context_, setup_);
+    const Dim3 block = running_block();
+    place_block(lane_context_, setup_, block.x, block.y, block.z);
     lane_context_placed_ = true;
   }
+  frame_.between_blocks = 1;  // the lane's context, its .local bounds: ready_block clears them
   const Dim3& block = setup_.shape->block;
   lane_context_.tid[0] = tid % block.x;
   lane_context_.tid[1] = tid / block.x % block.y;
@@ -231,7 +242,7 @@ void CompiledBlock::leave_direct(uint32_t current, uint32_t start, uint32_t targ
 
 void CompiledBlock::unsupported(uint32_t warp_index, const char* what) {
   report_error(ErrorCode::LaunchFailure,
-               fmt::format("{}: warp {} of kernel {}: {}", describe_block(setup_.block_index), warp_index,
+               fmt::format("{}: warp {} of kernel {}: {}", describe_block(running_block()), warp_index,
                            setup_.kernel->name, what));
   lane_execution_.linear_tid = warp_index * kWarpSize;
   abandon_thread(lane_execution_);
@@ -241,6 +252,7 @@ CompiledBlock::WarpMeeting& CompiledBlock::meeting(uint32_t warp_index) {
   WarpMeeting& m = meetings_[warp_index];
   m.used = true;
   meetings_used_ = true;
+  frame_.between_blocks = 1;  // ready_block clears the meetings
   return m;
 }
 
@@ -333,9 +345,9 @@ uint32_t CompiledBlock::settle() {
           report_error(ErrorCode::LaunchFailure,
                        park.barrier >= kBarrierCount
                            ? fmt::format("{}: thread {} waits at barrier {} (ids are 0..{})",
-                                         describe_block(setup_.block_index), tid, park.barrier, kBarrierCount - 1)
+                                         describe_block(running_block()), tid, park.barrier, kBarrierCount - 1)
                            : fmt::format("{}: thread {} waits at barrier {} for {} threads, but the block has {} warps",
-                                         describe_block(setup_.block_index), tid, park.barrier, park.thread_count,
+                                         describe_block(running_block()), tid, park.barrier, park.thread_count,
                                          warp_threads / kWarpSize));
           goes_on[tid] = 1;
           continue;
@@ -389,7 +401,7 @@ std::string CompiledBlock::describe_stall(const BlockBarriers& barriers) const {
     waits += fmt::format("warp {}: {}", w, meetings_[w].rendezvous.describe_waiting());
   }
   const uint32_t threads = setup_.thread_count();
-  return fmt::format("{} cannot finish: {} ({} of {} threads exited)", describe_block(setup_.block_index), waits,
+  return fmt::format("{} cannot finish: {} ({} of {} threads exited)", describe_block(running_block()), waits,
                      threads - live_threads, threads);
 }
 

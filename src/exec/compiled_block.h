@@ -1,9 +1,10 @@
-// The compiled block strategy's side of the executor: runs one block through its block
+// The compiled block strategy's side of the executor: runs blocks through their block
 // function (kernel_abi.h CompiledBlockFrame), keeps the warps' state and .local memory,
 // and answers the block function's runtime calls: barriers that the block function did not
 // complete by itself, one lane's context for runtime calls, unsupported cases.
 #pragma once
 
+#include <atomic>
 #include <csetjmp>
 #include <cstdint>
 #include <memory>
@@ -26,9 +27,15 @@ class CompiledBlock final : public BlockExecution {
   // What every block of a grid shares, made once for a worker's run of its blocks (a
   // grid of many small blocks costs little more than its blocks' work): the warps' state,
   // the frame, the special registers but the block's own. setup.block_index: the first.
-  Result<void> start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code);
-  // Runs block `block_index` of the grid start_grid readied.
-  Result<void> run_next_block(uint32_t x, uint32_t y, uint32_t z);  // components: see run_compiled_blocks
+  // grid_failed: set when any block of the grid failed; no further block starts then.
+  Result<void> start_grid(const BlockSetup& setup, const jit::CompiledBlockCode& code,
+                          const std::atomic<bool>& grid_failed);
+  // Runs up to `count` blocks of the grid start_grid readied, in linear order from `index`,
+  // until one leaves state behind that must be cleared before the next (a lane's context, a
+  // warp's meeting, its device runtime scope: launch_scope is untouched until then) or the
+  // grid failed: how many ran; `index` becomes the block after them. The first that fails
+  // is the error.
+  Result<uint64_t> run_blocks(Dim3& index, uint64_t count);
 
   // The block function never calls the waiting operations of BlockExecution: its
   // barriers and collectives are its own. Reaching these means generated code is wrong.
@@ -50,6 +57,13 @@ class CompiledBlock final : public BlockExecution {
   jit::CompiledWarp& warp(uint32_t index) {
     return *reinterpret_cast<jit::CompiledWarp*>(warps_.get() + std::size_t{index} * frame_.warp_stride);
   }
+  // The block the entry runs now (it advances %ctaid from block to block).
+  Dim3 running_block() const { return {block_context_.ctaid[0], block_context_.ctaid[1], block_context_.ctaid[2]}; }
+  // Readies block `index` as the first of a call of the entry.
+  void ready_block(const Dim3& index);
+  // Calls the entry for up to `count` blocks from the readied one: how many ran, 0 when a
+  // block was abandoned. Apart from run_blocks, whose locals a longjmp must not clobber.
+  [[gnu::noinline]] uint64_t enter(uint64_t count);
   std::string describe_stall(const BlockBarriers& barriers) const;
   // A warp's lanes that exited since its rendezvous last heard: no collective waits for them.
   void report_exits(uint32_t warp);
@@ -85,7 +99,6 @@ class CompiledBlock final : public BlockExecution {
   BlockBarriers barriers_;
   std::vector<WarpMeeting> meetings_;
   bool meetings_used_ = false;          // some meeting is used since the block started
-  std::vector<uint32_t> initial_live_;  // each warp's lanes at the block's start
   bool lane_context_placed_ = false;    // lane_context_ has this block's place
   RunningKernelThread* running_ = nullptr;  // the worker's running_kernel_thread
   std::jmp_buf abandon_point_;

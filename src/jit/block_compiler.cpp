@@ -22,7 +22,7 @@
 namespace cucpu::jit {
 namespace {
 
-constexpr uint32_t kEntryFormat = 1;
+constexpr uint32_t kEntryFormat = 2;
 constexpr int kOptimization = 2;
 // LLVM's instruction selection and register allocation grow faster than the function:
 // cudaTensorCoreGemm's kernel, unrolled into 3,600 tensor-core steps, is a block function

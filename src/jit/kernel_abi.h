@@ -142,9 +142,20 @@ struct CompiledBlockFrame {
   uint32_t local_stride = 0;
   uint32_t current_thread = 0;     // the first lane of the running warp, or the running lane
   void* execution = nullptr;       // the executor's block (opaque to generated code)
+  // Set by the executor when a block left state behind that it must clear before the next
+  // block (a lane's context, a warp's meeting, an error): the entry returns after the block.
+  uint32_t between_blocks = 0;
+  uint32_t reserved = 0;
+  const uint8_t* grid_failed = nullptr;  // nonzero: another block of the grid failed, run no more
 };
 
-using BlockEntry = void (*)(CompiledBlockFrame*);
+// Runs `count` blocks of the grid, one after another in linear order (x fastest), from the
+// one in frame->block's %ctaid, which it advances (and %clusterid with it: the strategy runs
+// no cluster of more than one block). Each block's warps start with all their lanes live and
+// nothing queued. Returns how many blocks ran: fewer than `count` when a block set
+// frame->between_blocks (the executor readies the next block itself, then calls again) or
+// *frame->grid_failed. frame->block's %ctaid is then the last block's.
+using BlockEntry = uint64_t (*)(CompiledBlockFrame*, uint64_t count);
 
 // What the executor needs to run a kernel compiled for one block shape.
 struct CompiledBlockCode {

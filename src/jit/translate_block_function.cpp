@@ -29,6 +29,7 @@
 #include <llvm/IR/Intrinsics.h>
 #include <llvm/IR/MDBuilder.h>
 
+#include "jit/block_entry.h"
 #include "jit/block_function_builder.h"
 #include "support/log.h"
 
@@ -820,14 +821,7 @@ Result<void> translate_block_function(ModuleLowering& m, const ptx::Function& ke
   body->addParamAttr(1, llvm::Attribute::NoAlias);
   block_function::BlockFunctionBuilder builder(m, kernel, access, params, shape, body);
   if (auto built = builder.build(code); !built) return built;
-  llvm::Function* entry = llvm::Function::Create(llvm::FunctionType::get(llvm::Type::getVoidTy(c), {ptr}, false),
-                                                 llvm::GlobalValue::ExternalLinkage, name, m.module);
-  entry->addFnAttr(llvm::Attribute::NoUnwind);
-  llvm::IRBuilder<> b(llvm::BasicBlock::Create(c, "entry", entry));
-  llvm::Value* file_field = b.CreateConstGEP1_64(b.getInt8Ty(), entry->getArg(0), offsetof(CompiledBlockFrame, registers));
-  llvm::Value* file = b.CreateAlignedLoad(ptr, file_field, llvm::Align(8), "registers");
-  b.CreateCall(body, {entry->getArg(0), file});
-  b.CreateRetVoid();
+  emit_block_entry(*m.module, body, shape, name);
   return {};
 }
 
