@@ -100,6 +100,8 @@ class BlockFunctionBuilder {
   void emit_lane_wise(const ptx::Instruction& inst);
   bool emit_consecutive_compare(const ptx::Instruction& inst);
   void find_lane_bases();  // lane_bases.cpp
+  RegisterSet find_rematerialized(const RegisterSet& resumed, const RegisterSet& candidates);
+  void rematerialize(const RegisterSet& live);
   void compute_lane_base(const ptx::Instruction& inst);
   llvm::Value* lanes_from_base(uint32_t r);
   llvm::Value* lane_from_base(uint32_t r, llvm::Value* lane);
@@ -238,6 +240,10 @@ class BlockFunctionBuilder {
   uint32_t emitting_block_ = 0;           // the block emit_block is emitting
   std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the variable
   std::vector<llvm::AllocaInst*> lane_base_;  // per register given a base (find_lane_bases): the base
+  // Per register: made again where a run begins rather than kept in the warp's file
+  // (find_rematerialized), and the one instruction that writes it.
+  std::vector<uint8_t> rematerialized_;
+  std::vector<uint32_t> only_write_;
   // Per register: a constant global holding its one value, where find_constant_registers
   // proved it has one when read, and the mov that writes it (which writes the register).
   std::vector<llvm::GlobalVariable*> constant_value_;

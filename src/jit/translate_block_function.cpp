@@ -169,6 +169,7 @@ void BlockFunctionBuilder::find_written_since_resume() {
 // Registers the run has not written since it loaded them are there already.
 void BlockFunctionBuilder::spill_at_park(uint32_t point, llvm::Value* mask) {
   a_.live_in[points_[point].block].for_each([&](uint32_t r) {
+    if (rematerialized_[r]) return;  // made again where the lanes resume
     if (kept_for_block_[r]) {
       b_.CreateStore(b_.CreateLoad(reg_local_[r]->getAllocatedType(), reg_local_[r]), round_exit_[r]);
       return;
@@ -297,6 +298,7 @@ llvm::BasicBlock* BlockFunctionBuilder::emit_stub(uint32_t p) {
   // The registers live here come back from the warp's file (spill_at_park put them there).
   if (p != 0) {
     a_.live_in[block].for_each([&](uint32_t r) {
+      if (rematerialized_[r]) return;
       if (kept_for_block_[r]) {
         b_.CreateStore(b_.CreateLoad(round_entry_[r]->getAllocatedType(), round_entry_[r]), reg_local_[r]);
         return;
@@ -305,6 +307,7 @@ llvm::BasicBlock* BlockFunctionBuilder::emit_stub(uint32_t p) {
       llvm::Type* type = reg_local_[r]->getAllocatedType();
       b_.CreateStore(b_.CreateAlignedLoad(type, file_slot(r), file_alignment(r)), reg_local_[r]);
     });
+    rematerialize(a_.live_in[block]);
   }
   if (p == 0) {
     for (uint32_t r = 0; r < a_.register_count; ++r) {
