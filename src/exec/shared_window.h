@@ -17,11 +17,16 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "jit/kernel_abi.h"
+
 namespace cucpu::exec {
 
-// The base alignment the shared layout assumes (jit/lay_out_shared_memory.cpp: .shared
-// alignments are at most 16; a cache line besides).
-constexpr std::size_t kSharedWindowAlignment = 64;
+// The base alignment of a block's shared memory: what the shared layout assumes
+// (jit/lay_out_shared_memory.cpp: .shared alignments are at most 16), and what the block
+// function tells LLVM (jit/kernel_abi.h kSharedBaseAlignment): a warp's 32 consecutive
+// 4-byte elements from an aligned offset then lie on one page without a check. The H100
+// allocates shared memory in units of 128 bytes too (%total_smem_size).
+constexpr std::size_t kSharedWindowAlignment = jit::kSharedBaseAlignment;
 
 // The bytes one block takes in a window: its reserved shared memory, its own bytes, aligned.
 uint32_t shared_span(uint32_t bytes);

@@ -23,6 +23,8 @@ namespace cucpu::jit {
 // stray access up to 1 KiB below a block's shared memory does not fault, as on the GPU.
 constexpr uint32_t kReservedSharedBytes = 1024;
 constexpr uint32_t kReservedSharedInUse = 288;  // %reserved_smem_offset_end on the H100
+// The alignment of every block's ThreadContext::shared_base (exec/shared_window.h).
+constexpr uint32_t kSharedBaseAlignment = 128;
 
 // One CUDA thread's view of where it runs. Plain data: generated code reads it with
 // loads at offsetof(...), so field order is ABI (kernel_abi.cpp checks the offsets the
@@ -40,7 +42,7 @@ struct ThreadContext {
   uint32_t dynamic_smem_size;
   uint32_t total_smem_size;
   uint32_t param_bytes;   // the size of the parameter buffer: isspacep.param
-  uint8_t* shared_base;   // the block's shared memory: .shared address 0 is here
+  uint8_t* shared_base;   // the block's shared memory: .shared address 0 is here (kSharedBaseAlignment)
   const uint8_t* params;  // the kernel's parameter buffer (layout: KernelInfo::params)
   void* executor;         // opaque to generated code: the executor's per-thread state
   // The grid-sync workspace of a cooperative launch (cooperative groups' grid_workspace:

@@ -716,8 +716,11 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   warps_ = load_ptr(offsetof(CompiledBlockFrame, warps), "warps");
   local_ = load_ptr(offsetof(CompiledBlockFrame, local), "local");
   fl_.thread_context = block_context_;
-  fl_.shared_base = b_.CreateAlignedLoad(fl_.ptr_type(), field(block_context_, offsetof(ThreadContext, shared_base)),
-                                         llvm::Align(8), "shared");
+  llvm::LoadInst* shared = b_.CreateAlignedLoad(
+      fl_.ptr_type(), field(block_context_, offsetof(ThreadContext, shared_base)), llvm::Align(8), "shared");
+  shared->setMetadata(llvm::LLVMContext::MD_align,
+                      llvm::MDNode::get(fl_.ctx, llvm::ConstantAsMetadata::get(b_.getInt64(kSharedBaseAlignment))));
+  fl_.shared_base = shared;
   fl_.shared_is_thread_private = true;
   fl_.special_register_override = [this](ptx::SpecialRegister sreg, unsigned component) {
     return special_register(sreg, component);

@@ -253,8 +253,11 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
   const bool half_broadcast = !strided && !store && shape_.x == 16 && stride_is(a_.half_stride, 0);
   auto page = [&](llvm::Value* address) { return b_.CreateLShr(address, b_.getInt64(12)); };
   // Whether `width` lanes from `base` on stay on the pages of the active ones among them
-  // (`lanes`, the segment's bits of the mask from bit 0; none active is fine).
+  // (`lanes`, the segment's bits of the mask from bit 0; none active is fine). They all lie
+  // on one page when `base` is aligned to their span, which LLVM sees where `base` is an
+  // aligned offset into shared memory (kSharedBaseAlignment): no check at all then.
   auto pages_ok = [&](llvm::Value* base, llvm::Value* lanes, uint32_t width) {
+    const uint64_t span = uint64_t{width} * element_bytes;
     auto lane_address = [&](llvm::Value* lane) {
       return b_.CreateAdd(base, b_.CreateMul(b_.CreateZExt(lane, i64), b_.getInt64(element_bytes)));
     };
@@ -263,6 +266,8 @@ bool BlockFunctionBuilder::emit_memory(const ptx::Instruction& inst) {
     llvm::Value* end = b_.CreateAdd(base, b_.getInt64(width * element_bytes - 1));
     llvm::Value* ok = b_.CreateAnd(b_.CreateICmpEQ(page(base), page(lane_address(first))),
                                    b_.CreateICmpEQ(page(end), page(lane_address(last))));
+    if (llvm::isPowerOf2_64(span) && span <= 4096)
+      ok = b_.CreateOr(b_.CreateICmpEQ(b_.CreateAnd(base, b_.getInt64(span - 1)), b_.getInt64(0)), ok);
     return b_.CreateOr(b_.CreateICmpEQ(lanes, c32(0)), ok);
   };
   // Per lane l: the address it has when its segment of `width` lanes is consecutive.
