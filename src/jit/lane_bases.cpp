@@ -18,8 +18,8 @@ namespace cucpu::jit::block_function {
 // The registers given a base: per-lane, 32 or 64 bits wide, with a lane stride, written only
 // by unguarded mov/add/sub/shl/mul/mad/cvt whose operands are constants, registers the same
 // in every lane, %tid or registers given a base themselves (so the scalar lowering of the same
-// instruction on the bases gives the result's base), never inside a divergent region,
-// run-local, not read by lanes waiting in a queue, and not live where a run begins unless
+// instruction on the bases gives the result's base), inside a divergent region only if no
+// lane waiting elsewhere reads it, run-local, not read by lanes waiting in a queue, and not live where a run begins unless
 // made again there (find_rematerialized): a base is a variable of the function, shared by
 // the warps, and does not go through the register file: every read finds it written earlier
 // in the same run. (Lanes waiting in an if-then's carry read a base no write inside the
@@ -52,13 +52,15 @@ void BlockFunctionBuilder::find_lane_bases() {
     }
     return true;
   };
-  // A write inside a divergent region changes some lanes while lanes waiting elsewhere may
-  // still read the value from before: one base cannot serve both.
+  // A write inside a divergent region changes some lanes while lanes waiting elsewhere (in a
+  // queue, an if-then's carry, parked) may still read the value from before: one base cannot
+  // serve both. A register no waiting lane reads (`s[tid + stride]`'s address, made and used
+  // inside `if (tid < stride)`) has the running lanes' base alone.
   const KernelCfg& cfg = a_.cfg;
   for (uint32_t b = 0; b < cfg.blocks.size(); ++b)
     for (uint32_t i = cfg.blocks[b].first; i < cfg.blocks[b].end && inside_[b]; ++i)
       for (uint32_t r : access_.at(i).writes)
-        if (r < count) based[r] = 0;
+        if (r < count && waiting_lanes_read_.test(r)) based[r] = 0;
   for (bool changed = true; changed;) {
     changed = false;
     for (uint32_t i = 0; i < kernel_.body.size(); ++i) {
