@@ -19,11 +19,11 @@ namespace cucpu::jit::block_function {
 // by unguarded mov/add/sub/shl/mul/mad/cvt whose operands are constants, registers the same
 // in every lane, %tid or registers given a base themselves (so the scalar lowering of the same
 // instruction on the bases gives the result's base), inside a divergent region only if no
-// lane waiting elsewhere reads it, run-local, not read by lanes waiting in a queue, and not live where a run begins unless
-// made again there (find_rematerialized): a base is a variable of the function, shared by
-// the warps, and does not go through the register file: every read finds it written earlier
-// in the same run. (Lanes waiting in an if-then's carry read a base no write inside the
-// then-block could change: such writes are in a divergent region.)
+// lane waiting elsewhere reads it, run-local, not read by lanes waiting in a queue, and not
+// live where a run begins unless made again there (find_rematerialized): a base is a
+// variable of the function, shared by the warps, and does not go through the register file:
+// every read finds it written earlier in the same run. (Lanes waiting in an if-then's carry
+// read a base no write inside the then-block could change: such writes are divergent.)
 void BlockFunctionBuilder::find_lane_bases() {
   const auto count = a_.register_count;
   std::vector<uint8_t> based(count, 0);
@@ -80,6 +80,9 @@ void BlockFunctionBuilder::find_lane_bases() {
   remade.for_each([&](uint32_t r) {
     rematerialized_[r] = 1;
     ++remade_count;
+    // find_rematerialized asks of a varying register what `computable` asks, and more.
+    if (per_lane(a_.shape[r]) && lane_base_[r] == nullptr)
+      fail(fmt::format("internal error: register {} is made again where runs begin but has no base", r));
   });
   if (remade_count != 0)
     log::debug(log::Category::Jit, "kernel {}: {} registers made again where runs begin, not kept in the file",
@@ -124,6 +127,7 @@ RegisterSet BlockFunctionBuilder::find_rematerialized(const RegisterSet& resumed
     using O = ptx::Opcode;
     using S = ptx::SpecialRegister;
     const ptx::Instruction& inst = kernel_.body[only_write_[r]].instruction;
+    const bool varying = a_.shape[r] != Shape::Uniform;
     const O o = inst.opcode;
     if (o != O::Mov && o != O::Add && o != O::Sub && o != O::Shl && o != O::Mul && o != O::Mad && o != O::Cvt)
       return false;
@@ -134,10 +138,14 @@ RegisterSet BlockFunctionBuilder::find_rematerialized(const RegisterSet& resumed
         case ptx::Operand::Kind::Immediate:
           continue;
         case ptx::Operand::Kind::Symbol:
-          if (lane_frame_offset_.count(op.name) != 0) return false;  // a lane's own variable
+          // An address, the same in every lane (not a lane's own variable). A varying
+          // register's operands are those of a base's instruction (computable): %tid alone.
+          if (lane_frame_offset_.count(op.name) != 0 || varying) return false;
           continue;
         case ptx::Operand::Kind::SpecialRegister:
-          if (op.sreg != S::Tid && op.sreg != S::Ntid && op.sreg != S::Ctaid && op.sreg != S::Nctaid) return false;
+          if (varying ? op.sreg != S::Tid
+                      : op.sreg != S::Tid && op.sreg != S::Ntid && op.sreg != S::Ctaid && op.sreg != S::Nctaid)
+            return false;
           continue;
         case ptx::Operand::Kind::Register:
           // Written earlier in the kernel and remade itself, or one constant everywhere.
