@@ -78,6 +78,9 @@ class BlockFunctionBuilder {
   void find_written_since_resume();
   llvm::Value* load_lanes(uint32_t r);  // a varying register's 32 lanes
   void store_lanes(uint32_t r, llvm::Value* lanes);
+  void find_only_writes();
+  // The only write of register `r` where it has one and that write is unguarded, else null.
+  const ptx::Instruction* sole_unguarded_write(uint32_t r) const;
   void find_constant_registers();
   bool collectives_name_whole_warps() const;
   void bind(uint32_t r);                // FunctionLowering reads/writes a uniform register in place
@@ -100,6 +103,7 @@ class BlockFunctionBuilder {
   void emit_lane_wise(const ptx::Instruction& inst);
   bool emit_consecutive_compare(const ptx::Instruction& inst);
   void find_lane_bases();  // lane_bases.cpp
+  bool base_arithmetic(const ptx::Instruction& inst, uint32_t statement) const;
   RegisterSet find_rematerialized(const RegisterSet& resumed, const RegisterSet& candidates);
   void rematerialize(const RegisterSet& live);
   void compute_lane_base(const ptx::Instruction& inst);
@@ -213,7 +217,6 @@ class BlockFunctionBuilder {
   // find_if_then_branches: per varying branch, the block T of its `if (c) { T }` (else kNone),
   // and per such T the variable holding the lanes that skipped it, waiting at the join.
   std::vector<uint32_t> if_then_;
-  std::vector<const ptx::Instruction*> sole_write_;  // per register: its only write, unguarded, or null
   std::vector<llvm::AllocaInst*> join_carry_;
   // Per if-then branch or conditional exit, in the round being emitted: a warp none of whose
   // lanes enter the block (stay) is the first of the warps left that only park (exit):
@@ -241,8 +244,10 @@ class BlockFunctionBuilder {
   std::vector<llvm::AllocaInst*> reg_local_;  // per run-local register: the variable
   std::vector<llvm::AllocaInst*> lane_base_;  // per register given a base (find_lane_bases): the base
   // Per register: made again where a run begins rather than kept in the warp's file
-  // (find_rematerialized), and the one instruction that writes it.
+  // (find_rematerialized).
   std::vector<uint8_t> rematerialized_;
+  // Per register: the statement of its only write, kNone where it has none or several
+  // (find_only_writes, once per kernel).
   std::vector<uint32_t> only_write_;
   // Per register: a constant global holding its one value, where find_constant_registers
   // proved it has one when read, and the mov that writes it (which writes the register).

@@ -50,17 +50,6 @@ bool writes_registers_only(const ptx::Instruction& inst) {
 void BlockFunctionBuilder::find_if_then_branches() {
   const KernelCfg& cfg = a_.cfg;
   if_then_.assign(cfg.blocks.size(), kNone);
-  // Each register's only write, when it has one and it is unguarded (guard_below_bound),
-  // found once: the bounds are asked about for every branch of every round.
-  sole_write_.assign(a_.register_count, nullptr);
-  std::vector<uint32_t> writes(a_.register_count, 0);
-  for (uint32_t i = 0; i < kernel_.body.size(); ++i) {
-    if (kernel_.body[i].kind != ptx::Statement::Kind::Instruction) continue;
-    for (uint32_t r : access_.at(i).writes) {
-      if (r >= a_.register_count) continue;
-      sole_write_[r] = ++writes[r] == 1 && !kernel_.body[i].instruction.guard ? &kernel_.body[i].instruction : nullptr;
-    }
-  }
   auto yields = [&](uint32_t b) {
     const ptx::Instruction* last = cfg.last_instruction(kernel_, b);
     return last != nullptr && yield_branches_.count(last) != 0;
@@ -127,16 +116,15 @@ bool BlockFunctionBuilder::guard_below_bound(uint32_t branch, bool value) {
   if (setp->q.type != ptx::Type::U32 && setp->q.type != ptx::Type::S32) return false;
   // A register whose value never decreases as %tid.x grows: %tid.x itself (every write of it
   // `mov r, %tid.x`) or it shifted right by a constant (`threadIdx.x / 32`, the warp's number).
-  auto only_write = [&](uint32_t reg) { return reg < sole_write_.size() ? sole_write_[reg] : nullptr; };
   auto is_tid_x = [&](const ptx::Operand& op) {
-    const ptx::Instruction* def = op.kind == ptx::Operand::Kind::Register ? only_write(op.reg) : nullptr;
+    const ptx::Instruction* def = op.kind == ptx::Operand::Kind::Register ? sole_unguarded_write(op.reg) : nullptr;
     return def != nullptr && def->opcode == ptx::Opcode::Mov && def->operands.size() == 2 &&
            def->operands[1].kind == ptx::Operand::Kind::SpecialRegister &&
            def->operands[1].sreg == ptx::SpecialRegister::Tid && def->operands[1].component == 0;
   };
   auto grows_with_tid = [&](const ptx::Operand& op) {
     if (is_tid_x(op)) return true;
-    const ptx::Instruction* def = op.kind == ptx::Operand::Kind::Register ? only_write(op.reg) : nullptr;
+    const ptx::Instruction* def = op.kind == ptx::Operand::Kind::Register ? sole_unguarded_write(op.reg) : nullptr;
     return def != nullptr && def->opcode == ptx::Opcode::Shr && def->q.type != ptx::Type::S32 &&
            def->operands.size() == 3 && is_tid_x(def->operands[1]) &&
            def->operands[2].kind == ptx::Operand::Kind::Immediate;

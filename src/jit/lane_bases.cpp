@@ -15,6 +15,17 @@
 
 namespace cucpu::jit::block_function {
 
+// Whether statement `statement`, `inst`, is arithmetic whose scalar lowering on lane 0's
+// values gives lane 0's result: an unguarded mov/add/sub/shl/mul/mad/cvt with one result and
+// no carry (its operands are the callers' to check).
+bool BlockFunctionBuilder::base_arithmetic(const ptx::Instruction& inst, uint32_t statement) const {
+  using O = ptx::Opcode;
+  const O o = inst.opcode;
+  if (o != O::Mov && o != O::Add && o != O::Sub && o != O::Shl && o != O::Mul && o != O::Mad && o != O::Cvt)
+    return false;
+  return !inst.guard && !inst.q.carry && access_.at(statement).writes.size() == 1;
+}
+
 // The registers given a base: per-lane, 32 or 64 bits wide, with a lane stride, written only
 // by unguarded mov/add/sub/shl/mul/mad/cvt whose operands are constants, registers the same
 // in every lane, %tid or registers given a base themselves (so the scalar lowering of the same
@@ -38,11 +49,7 @@ void BlockFunctionBuilder::find_lane_bases() {
   const RegisterSet remade = find_rematerialized(resumed, eligible);
   for (uint32_t r = 0; r < count; ++r) based[r] = eligible.test(r) && (!resumed.test(r) || remade.test(r));
   auto computable = [&](const ptx::Instruction& inst, uint32_t statement) {
-    using O = ptx::Opcode;
-    const O o = inst.opcode;
-    if (o != O::Mov && o != O::Add && o != O::Sub && o != O::Shl && o != O::Mul && o != O::Mad && o != O::Cvt)
-      return false;
-    if (inst.guard || inst.q.carry || access_.at(statement).writes.size() != 1) return false;
+    if (!base_arithmetic(inst, statement)) return false;
     for (size_t i = 1; i < inst.operands.size(); ++i) {
       const ptx::Operand& op = inst.operands[i];
       if (op.kind == ptx::Operand::Kind::Immediate) continue;
@@ -101,15 +108,7 @@ void BlockFunctionBuilder::find_lane_bases() {
 RegisterSet BlockFunctionBuilder::find_rematerialized(const RegisterSet& resumed, const RegisterSet& eligible) {
   const auto count = a_.register_count;
   RegisterSet remade(count);
-  only_write_.assign(count, kNone);
   if (a_.lanes_may_split) return remade;
-  std::vector<uint32_t> writes(count, 0);
-  for (uint32_t i = 0; i < access_.statements.size(); ++i)
-    for (uint32_t r : access_.statements[i].writes) {
-      if (r >= count) continue;
-      ++writes[r];
-      only_write_[r] = i;
-    }
   std::vector<uint8_t> in_divergent_code(kernel_.body.size(), 0);
   const KernelCfg& cfg = a_.cfg;
   for (uint32_t b = 0; b < cfg.blocks.size(); ++b)
@@ -117,21 +116,17 @@ RegisterSet BlockFunctionBuilder::find_rematerialized(const RegisterSet& resumed
   const RegisterSet& at_entry = a_.live_in[points_[0].block];
   for (uint32_t r = 0; r < count; ++r) {
     const uint32_t w = only_write_[r];
-    if (writes[r] != 1 || at_entry.test(r) || r == carry_ || in_divergent_code[w]) continue;
+    if (w == kNone || at_entry.test(r) || r == carry_ || in_divergent_code[w]) continue;
     if (a_.shape[r] == Shape::Uniform ? !run_local_[r] || kept_for_block_[r] || constant_value_[r] != nullptr
                                        : !eligible.test(r))
       continue;
     remade.set(r);
   }
   auto pure = [&](uint32_t r) {
-    using O = ptx::Opcode;
     using S = ptx::SpecialRegister;
     const ptx::Instruction& inst = kernel_.body[only_write_[r]].instruction;
     const bool varying = a_.shape[r] != Shape::Uniform;
-    const O o = inst.opcode;
-    if (o != O::Mov && o != O::Add && o != O::Sub && o != O::Shl && o != O::Mul && o != O::Mad && o != O::Cvt)
-      return false;
-    if (inst.guard || inst.q.carry || access_.at(only_write_[r]).writes.size() != 1) return false;
+    if (!base_arithmetic(inst, only_write_[r])) return false;
     for (size_t i = 1; i < inst.operands.size(); ++i) {
       const ptx::Operand& op = inst.operands[i];
       switch (op.kind) {

@@ -640,6 +640,7 @@ Result<void> BlockFunctionBuilder::build(CompiledBlockCode& code) {
   // a region may run with some of the warp's live lanes.
   candidate_.assign(blocks, 0);
   inside_.assign(blocks, 0);
+  find_only_writes();
   find_if_then_branches();
   for (uint32_t b = 0; b < blocks; ++b) {
     // Lanes leaving by a conditional exit queue nowhere; a varying brx.idx queues at every

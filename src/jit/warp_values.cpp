@@ -36,6 +36,24 @@ void BlockFunctionBuilder::store_lanes(uint32_t r, llvm::Value* lanes) {
   }
 }
 
+void BlockFunctionBuilder::find_only_writes() {
+  const uint32_t count = a_.register_count;
+  only_write_.assign(count, kNone);
+  std::vector<uint32_t> writes(count, 0);
+  for (uint32_t i = 0; i < access_.statements.size(); ++i)
+    for (uint32_t r : access_.statements[i].writes) {
+      if (r >= count) continue;
+      only_write_[r] = ++writes[r] == 1 ? i : kNone;
+    }
+}
+
+const ptx::Instruction* BlockFunctionBuilder::sole_unguarded_write(uint32_t r) const {
+  if (r >= only_write_.size() || only_write_[r] == kNone) return nullptr;
+  const ptx::Statement& statement = kernel_.body[only_write_[r]];
+  if (statement.kind != ptx::Statement::Kind::Instruction || statement.instruction.guard) return nullptr;
+  return &statement.instruction;
+}
+
 // Registers that hold one constant wherever they are read: written by a single unguarded
 // `mov` of an integer immediate whose block dominates every block that reads them (reads in
 // its own block come after it). nvcc materialises shuffle offsets, clamps and member masks
@@ -46,21 +64,14 @@ void BlockFunctionBuilder::find_constant_registers() {
   const uint32_t count = a_.register_count;
   constant_value_.assign(count, nullptr);
   constant_def_.assign(count, nullptr);
-  std::vector<uint32_t> writes(count, 0), def(count, kNone);
-  for (uint32_t i = 0; i < access_.statements.size(); ++i) {
-    for (uint32_t r : access_.statements[i].writes) {
-      ++writes[r];
-      def[r] = i;
-    }
-  }
   const KernelCfg& cfg = a_.cfg;
   std::vector<uint32_t> block_of(kernel_.body.size(), kNoBlock);
   for (uint32_t b = 0; b < cfg.blocks.size(); ++b)
     for (uint32_t i = cfg.blocks[b].first; i < cfg.blocks[b].end; ++i) block_of[i] = b;
   std::vector<uint32_t> candidates;
   for (uint32_t r = 0; r < count; ++r) {
-    if (writes[r] != 1 || r == carry_ || a_.shape[r] != Shape::Uniform) continue;
-    const ptx::Statement& statement = kernel_.body[def[r]];
+    if (only_write_[r] == kNone || r == carry_ || a_.shape[r] != Shape::Uniform) continue;
+    const ptx::Statement& statement = kernel_.body[only_write_[r]];
     if (statement.kind != ptx::Statement::Kind::Instruction) continue;
     const ptx::Instruction& inst = statement.instruction;
     if (inst.opcode != ptx::Opcode::Mov || inst.guard || inst.operands.size() != 2) continue;
@@ -68,8 +79,8 @@ void BlockFunctionBuilder::find_constant_registers() {
     const ptx::Operand& from = inst.operands[1];
     if (to.kind != ptx::Operand::Kind::Register || to.reg != r || from.kind != ptx::Operand::Kind::Immediate ||
         from.imm_is_float || from.imm_is_double || ptx::is_float(inst.q.type) ||
-        ptx::bit_width(inst.q.type) != register_width(r) || block_of[def[r]] == kNoBlock ||
-        !cfg.blocks[block_of[def[r]]].reachable)
+        ptx::bit_width(inst.q.type) != register_width(r) || block_of[only_write_[r]] == kNoBlock ||
+        !cfg.blocks[block_of[only_write_[r]]].reachable)
       continue;
     candidates.push_back(r);
   }
@@ -78,14 +89,14 @@ void BlockFunctionBuilder::find_constant_registers() {
   for (uint32_t i = 0; i < access_.statements.size(); ++i) {
     if (i >= block_of.size() || block_of[i] == kNoBlock || !cfg.blocks[block_of[i]].reachable) continue;
     for (uint32_t r : access_.statements[i].reads) {
-      if (def[r] == kNone || !dominated[r]) continue;
-      const uint32_t at = block_of[def[r]];
-      dominated[r] = block_of[i] == at ? i > def[r] : cfg.dominates(at, block_of[i]);
+      if (only_write_[r] == kNone || !dominated[r]) continue;
+      const uint32_t at = block_of[only_write_[r]];
+      dominated[r] = block_of[i] == at ? i > only_write_[r] : cfg.dominates(at, block_of[i]);
     }
   }
   for (uint32_t r : candidates) {
     if (!dominated[r]) continue;
-    const ptx::Instruction& inst = kernel_.body[def[r]].instruction;
+    const ptx::Instruction& inst = kernel_.body[only_write_[r]].instruction;
     llvm::Type* type = register_type(r);
     constant_value_[r] = new llvm::GlobalVariable(
         *fl_.llvm_fn->getParent(), type, true, llvm::GlobalValue::PrivateLinkage,
