@@ -395,6 +395,7 @@ std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const Functi
     if (inst.guard || !integer || inst.q.carry || inst.q.sat) return kNoLaneStride;
     const bool wide = inst.q.mul_mode == ptx::MulMode::Wide;
     const bool low = inst.q.mul_mode == ptx::MulMode::Lo || wide;
+    const ptx::Type source = inst.q.src_type != ptx::Type::None ? inst.q.src_type : inst.q.type;  // a product's operands
     switch (inst.opcode) {
       case ptx::Opcode::Mov:
         return o.size() == 2 ? of(o[1]) : kNoLaneStride;
@@ -412,9 +413,9 @@ std::vector<int64_t> find_lane_strides(const ptx::Function& kernel, const Functi
         if (o.size() != 3 || !constant(o[2]) || o[2].imm >= 32) return kNoLaneStride;
         return combine(of(o[1]), int64_t{1} << o[2].imm, multiply);
       case ptx::Opcode::Mul:
-        return o.size() == 3 && low ? product(o[1], o[2], wide, inst.q.src_type != ptx::Type::None ? inst.q.src_type : inst.q.type) : kNoLaneStride;
+        return o.size() == 3 && low ? product(o[1], o[2], wide, source) : kNoLaneStride;
       case ptx::Opcode::Mad:
-        return o.size() == 4 && low ? combine(product(o[1], o[2], wide, inst.q.src_type != ptx::Type::None ? inst.q.src_type : inst.q.type), of(o[3]), add) : kNoLaneStride;
+        return o.size() == 4 && low ? combine(product(o[1], o[2], wide, source), of(o[3]), add) : kNoLaneStride;
       default:
         return kNoLaneStride;
     }
