@@ -33,7 +33,7 @@ struct LinearSplit {
   int64_t lower = 0;
   uint32_t weight = 0;  // of lower + 1, in 1/256: 0..255
 };
-LinearSplit split_for_linear(float texel_coordinate);
+LinearSplit split_for_linear(double texel_coordinate);
 
 // Whether a texture reads as floats (float format, or normalized-float read mode).
 bool reads_as_float(const TextureObject& texture);
