@@ -315,15 +315,17 @@ bool StreamEngine::is_idle(Stream& stream) {
   return std::ranges::all_of(pending_before(stream), [](const CompletionRef& c) { return c->is_done(); });
 }
 
-void StreamEngine::synchronize_all() {
+CompletionList StreamEngine::tails() {
   CompletionList tails;
-  {
-    auto lock = support::locked_spinning(mutex_);
-    if (legacy_.tail_) tails.push_back(legacy_.tail_);
-    for (const Stream* stream : streams_)
-      if (stream->tail_) tails.push_back(stream->tail_);
-  }
-  for (const CompletionRef& tail : tails) tail->wait();
+  auto lock = support::locked_spinning(mutex_);
+  if (legacy_.tail_) tails.push_back(legacy_.tail_);
+  for (const Stream* stream : streams_)
+    if (stream->tail_) tails.push_back(stream->tail_);
+  return tails;
+}
+
+void StreamEngine::synchronize_all() {
+  for (const CompletionRef& tail : tails()) tail->wait();
 }
 
 }  // namespace cucpu::core

@@ -46,6 +46,8 @@ class StreamEngine {
   // Waits for every command enqueued so far on every stream of every host thread
   // (cudaDeviceSynchronize).
   void synchronize_all();
+  // The completions synchronize_all waits for: every stream's last command.
+  CompletionList tails();
 
   // Stream capture (CaptureSession in stream.h). Capturing a stream makes a new graph
   // (or adds to `graph`, after `tips`: cudaStreamBeginCaptureToGraph); the legacy stream

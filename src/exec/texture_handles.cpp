@@ -1,8 +1,8 @@
 // The handle tables of texture and surface objects (texture_object.h): a handle is an
 // index into chunks of atomic slots, so a kernel's lookup is two atomic loads and no lock;
-// adding and removing take a mutex and reuse freed handles lowest first. Destroying an
-// object that a running kernel still uses is undefined in CUDA (cudaDestroyTextureObject);
-// here the slot empties at once and the object is freed.
+// adding and removing take a mutex and reuse freed handles lowest first. Removing frees the
+// object at once: the runtime removes a destroyed object only once the kernels queued
+// before its destruction are done (api/runtime/texture_api.cpp).
 #include <array>
 #include <atomic>
 #include <memory>

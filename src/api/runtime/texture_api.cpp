@@ -7,15 +7,20 @@
 // getters. Mipmapped arrays and resource views are not supported (cudaErrorNotSupported).
 #include <cuda_runtime_api.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
+#include <utility>
+#include <vector>
 
 #include "api/runtime/array_handle.h"
 #include "api/runtime/channel_format.h"
 #include "api/runtime/runtime_state.h"
 #include "core/device.h"
+#include "core/stream_engine.h"
 #include "exec/texture_object.h"
 
 using namespace cucpu;
@@ -29,16 +34,56 @@ struct TextureDescriptions {
   cudaTextureDesc texture{};
 };
 
-// What the getters return, by handle; the exec tables hold what kernels read.
+// A destroyed object whose handle kernels queued before its destruction may still use:
+// it stays in the exec table, and its handle unused, until that work is done.
+struct Retired {
+  uint64_t handle;
+  bool surface;
+  core::CompletionList queued_before;
+};
+
+// What the getters return, by handle (live objects only); the exec tables hold what
+// kernels read.
 struct Descriptions {
   std::mutex mutex;
   std::map<uint64_t, TextureDescriptions> textures;
   std::map<uint64_t, cudaResourceDesc> surfaces;
+  std::vector<Retired> retired;
+  std::set<std::pair<bool, uint64_t>> destroyed;  // (surface?, handle): destroyed, not handed out again
 };
 
 Descriptions& descriptions() {
   static auto* kept = new Descriptions;  // never destroyed: objects may be destroyed during exit
   return *kept;
+}
+
+// Frees the retired objects whose earlier work has finished; called under the mutex on
+// every creation and destruction, so handles come back before new ones are made.
+void free_retired_locked() {
+  std::erase_if(descriptions().retired, [](const Retired& r) {
+    if (!std::ranges::all_of(r.queued_before, [](const core::CompletionRef& c) { return c->is_done(); }))
+      return false;
+    if (r.surface)
+      exec::remove_surface_object(r.handle);
+    else
+      exec::remove_texture_object(r.handle);
+    return true;
+  });
+}
+
+// cudaDestroyTextureObject / cudaDestroySurfaceObject: the handle is invalid for the API
+// at once; kernels already queued still reach the object (NVIDIA's NV12toBGRandResize
+// destroys its textures right after the launch that reads them, and passes on the GPU).
+// Destroying one again succeeds, as on the H200.
+template <typename Map>
+cudaError_t retire(Map& live, uint64_t handle, bool surface) {
+  std::lock_guard lock(descriptions().mutex);
+  if (live.erase(handle) == 0)
+    return descriptions().destroyed.contains({surface, handle}) ? cudaSuccess : runtime::record(cudaErrorInvalidValue);
+  descriptions().destroyed.insert({surface, handle});
+  descriptions().retired.push_back(Retired{handle, surface, core::StreamEngine::instance().tails()});
+  free_retired_locked();
+  return cudaSuccess;
 }
 
 cudaError_t not_supported(const char* what) {
@@ -146,22 +191,19 @@ cudaError_t CUDARTAPI cudaCreateTextureObject(cudaTextureObject_t* pTexObject, c
   if (cudaError_t error = describe_storage(*pResDesc, object.storage); error != cudaSuccess) return error;
   if (cudaError_t error = describe_sampler(*pTexDesc, object.storage, object.sampler); error != cudaSuccess)
     return error;
+  std::lock_guard lock(descriptions().mutex);
+  free_retired_locked();
   const uint64_t handle = exec::add_texture_object(object);
   if (handle == 0) return runtime::record(cudaErrorMemoryAllocation);
-  {
-    std::lock_guard lock(descriptions().mutex);
-    descriptions().textures[handle] = TextureDescriptions{*pResDesc, *pTexDesc};
-  }
+  descriptions().textures[handle] = TextureDescriptions{*pResDesc, *pTexDesc};
+  descriptions().destroyed.erase({false, handle});
   *pTexObject = handle;
   return cudaSuccess;
 }
 
 cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject) {
   if (texObject == 0) return cudaSuccess;
-  std::lock_guard lock(descriptions().mutex);
-  if (!exec::remove_texture_object(texObject)) return runtime::record(cudaErrorInvalidValue);
-  descriptions().textures.erase(texObject);
-  return cudaSuccess;
+  return retire(descriptions().textures, texObject, false);
 }
 
 cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(struct cudaResourceDesc* pResDesc,
@@ -200,22 +242,19 @@ cudaError_t CUDARTAPI cudaCreateSurfaceObject(cudaSurfaceObject_t* pSurfObject, 
   const core::CudaArray* array = runtime::to_array(pResDesc->res.array.array);
   if (!array) return runtime::record(cudaErrorInvalidResourceHandle);
   // An array without cudaArraySurfaceLoadStore is accepted too (H100: cudaSuccess).
+  std::lock_guard lock(descriptions().mutex);
+  free_retired_locked();
   const uint64_t handle = exec::add_surface_object(exec::SurfaceObject{array->storage()});
   if (handle == 0) return runtime::record(cudaErrorMemoryAllocation);
-  {
-    std::lock_guard lock(descriptions().mutex);
-    descriptions().surfaces[handle] = *pResDesc;
-  }
+  descriptions().surfaces[handle] = *pResDesc;
+  descriptions().destroyed.erase({true, handle});
   *pSurfObject = handle;
   return cudaSuccess;
 }
 
 cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
   if (surfObject == 0) return cudaSuccess;
-  std::lock_guard lock(descriptions().mutex);
-  if (!exec::remove_surface_object(surfObject)) return runtime::record(cudaErrorInvalidValue);
-  descriptions().surfaces.erase(surfObject);
-  return cudaSuccess;
+  return retire(descriptions().surfaces, surfObject, true);
 }
 
 cudaError_t CUDARTAPI cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
