@@ -247,6 +247,13 @@ Result<void> GraphExec::update_from(const Graph& graph) {
   return {};
 }
 
+bool GraphExec::allocations_outstanding() const {
+  if (auto_free_on_launch_) return false;
+  return std::ranges::any_of(memory_events_, [](const GraphMemoryEvent& event) {
+    return event.allocates && graph_allocation_live(*event.allocation);
+  });
+}
+
 Command GraphExec::launch_command(uint64_t stream_id) const {
   Command command;
   command.kind = CommandKind::Graph;

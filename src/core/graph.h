@@ -87,6 +87,12 @@ class GraphExec {
  public:
   // Orders the graph's nodes so that each comes after its dependencies; a cycle is an error.
   static Result<std::unique_ptr<GraphExec>> instantiate(const Graph& graph);
+  // cudaGraphInstantiateFlagAutoFreeOnLaunch: a launch takes over the allocations an
+  // earlier launch made and nobody freed; without it such a launch is refused.
+  void set_auto_free_on_launch(bool on) { auto_free_on_launch_ = on; }
+  // Whether a launch now would be refused: an allocation of the graph is still live
+  // (CUDA Programming Guide "Graph Memory Nodes": cudaErrorInvalidValue).
+  bool allocations_outstanding() const;
   // The stream command that runs the whole graph once, queued on stream `stream_id` (its
   // memory nodes are backed now, graph_memory.h).
   Command launch_command(uint64_t stream_id = 0) const;
@@ -102,6 +108,7 @@ class GraphExec {
   // The completion of the latest launch command made: the next launch waits for it.
   mutable std::mutex launch_mutex_;
   mutable CompletionRef last_launch_;
+  bool auto_free_on_launch_ = false;
   struct Step {
     CommandKind kind;
     std::function<void()> run;

@@ -106,6 +106,11 @@ void back_graph_launch(const std::vector<GraphMemoryEvent>& events, uint64_t str
   }
 }
 
+bool graph_allocation_live(const GraphAllocation& allocation) {
+  std::lock_guard lock(accounting_mutex);
+  return allocation.backing_ != 0;
+}
+
 void free_graph_allocation(GraphAllocation& allocation, uint64_t stream_id, const CompletionRef& freed) {
   std::lock_guard lock(accounting_mutex);
   (*accountings)[allocation.device()].give_back(allocation, stream_id, freed);

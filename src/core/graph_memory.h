@@ -36,6 +36,7 @@ class GraphAllocation {
 
  private:
   friend struct GraphMemoryAccounting;
+  friend bool graph_allocation_live(const GraphAllocation& allocation);
   void* const base_;
   const size_t size_;
   const int device_;
@@ -55,6 +56,9 @@ struct GraphMemoryEvent {
 // A launch of a graph with these memory nodes is queued on stream `stream_id`; `launched`
 // completes when it has run.
 void back_graph_launch(const std::vector<GraphMemoryEvent>& events, uint64_t stream_id, const CompletionRef& launched);
+// Whether the allocation holds memory now in stream order: a launch allocated it and no
+// free (node, cudaFree or cudaFreeAsync) has been queued since.
+bool graph_allocation_live(const GraphAllocation& allocation);
 // cudaFree / cudaFreeAsync of a graph allocation outside its graph: its memory is kept
 // for reuse from now on (cudaFree) or once `freed` completes.
 void free_graph_allocation(GraphAllocation& allocation, uint64_t stream_id, const CompletionRef& freed);

@@ -244,7 +244,7 @@ cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec,
                                                     unsigned long long flags) {
   core::Graph* found = to_graph(graph);
   if (!pGraphExec || !found) return runtime::record(cudaErrorInvalidValue);
-  // Freeing graph allocations, uploading and node priorities need nothing here; a graph
+  // Uploading and node priorities need nothing here; a graph
   // launched from the device needs device-side launches, which cucpu does not have yet.
   constexpr unsigned long long kHostFlags = cudaGraphInstantiateFlagAutoFreeOnLaunch | cudaGraphInstantiateFlagUpload |
                                             cudaGraphInstantiateFlagUseNodePriority;
@@ -255,6 +255,7 @@ cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec,
   if (flags & ~kHostFlags) return runtime::record(cudaErrorInvalidValue);
   auto exec = core::GraphExec::instantiate(*found);
   if (!exec) return runtime::record(exec.error());
+  (*exec)->set_auto_free_on_launch(flags & cudaGraphInstantiateFlagAutoFreeOnLaunch);
   *pGraphExec = reinterpret_cast<cudaGraphExec_t>(core::keep_graph_exec(std::move(*exec)));
   return cudaSuccess;
 }
@@ -301,6 +302,12 @@ cudaError_t launch_graph(cudaGraphExec_t exec, cudaStream_t handle, NullStream n
   if (!graph_exec) return runtime::record(cudaErrorInvalidValue);
   core::Stream* stream = runtime::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
+  if (graph_exec->allocations_outstanding()) {
+    std::fprintf(stderr,
+                 "cucpu: cudaGraphLaunch: the graph's memory allocated by its last launch is not freed yet "
+                 "(free it, or instantiate with cudaGraphInstantiateFlagAutoFreeOnLaunch)\n");
+    return runtime::record(cudaErrorInvalidValue);
+  }
   core::Command command = graph_exec->launch_command(stream->id());
   const core::CompletionRef done = command.done;
   auto queued = core::StreamEngine::instance().enqueue(*stream, std::move(command));

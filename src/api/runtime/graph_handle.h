@@ -21,4 +21,11 @@ inline cudaGraphNode_t to_node_handle(core::GraphNode* node) { return reinterpre
 cudaError_t add_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                            size_t dependency_count, core::NodeContent content);
 
+// A memory allocation node (cudaGraphAddMemAllocNode) or free node (cudaGraphAddMemFreeNode);
+// stream capture makes them for cudaMallocAsync and cudaFreeAsync too. Record the error.
+cudaError_t add_mem_alloc_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                               size_t dependency_count, const cudaMemAllocNodeParams* params, void** dptr);
+cudaError_t add_mem_free_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                              size_t dependency_count, void* dptr);
+
 }  // namespace cucpu::runtime

@@ -72,35 +72,6 @@ std::shared_ptr<core::GraphAllocation> freed_before(const core::Graph& graph, co
   return nullptr;
 }
 
-cudaError_t add_mem_alloc_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                               size_t dependency_count, const cudaMemAllocNodeParams* params, void** dptr) {
-  if (cudaError_t error = check_alloc_params(params); error != cudaSuccess) return runtime::record(error);
-  if (!to_graph(graph) || (dependency_count > 0 && !dependencies)) return runtime::record(cudaErrorInvalidValue);
-  const int device = params->poolProps.location.id;
-  Result<std::shared_ptr<core::GraphAllocation>> allocation =
-      freed_before(*to_graph(graph), dependencies, dependency_count, params->bytesize, device);
-  if (!*allocation) allocation = core::reserve_graph_allocation(params->bytesize, device);
-  if (!allocation) return runtime::record(allocation.error());
-  void* pointer = (*allocation)->pointer();
-  // Nothing to do when it runs: the launch backed it (graph_memory.h), pages come on use.
-  core::NodeContent content{.kind = core::CommandKind::MemAlloc, .allocation = *allocation};
-  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
-      error != cudaSuccess)
-    return error;
-  *dptr = pointer;
-  return cudaSuccess;
-}
-
-cudaError_t add_mem_free_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
-                              size_t dependency_count, void* dptr) {
-  std::shared_ptr<core::GraphAllocation> allocation = core::find_graph_allocation(dptr);
-  if (!allocation) return runtime::record(cudaErrorInvalidValue);  // not the address of a graph allocation
-  core::NodeContent content{.kind = core::CommandKind::MemFree,
-                            .run = [allocation] { allocation->release_pages(); },
-                            .allocation = allocation};
-  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
-}
-
 cudaError_t add_child_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                  size_t dependency_count, cudaGraph_t child_handle,
                                  cudaGraphChildGraphNodeOwnership ownership) {
@@ -169,6 +140,39 @@ cudaError_t add_conditional_node(cudaGraphNode_t* node, cudaGraph_t graph, const
 
 }  // namespace
 
+namespace cucpu::runtime {
+
+cudaError_t add_mem_alloc_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                               size_t dependency_count, const cudaMemAllocNodeParams* params, void** dptr) {
+  if (cudaError_t error = check_alloc_params(params); error != cudaSuccess) return runtime::record(error);
+  if (!to_graph(graph) || (dependency_count > 0 && !dependencies)) return runtime::record(cudaErrorInvalidValue);
+  const int device = params->poolProps.location.id;
+  Result<std::shared_ptr<core::GraphAllocation>> allocation =
+      freed_before(*to_graph(graph), dependencies, dependency_count, params->bytesize, device);
+  if (!*allocation) allocation = core::reserve_graph_allocation(params->bytesize, device);
+  if (!allocation) return runtime::record(allocation.error());
+  void* pointer = (*allocation)->pointer();
+  // Nothing to do when it runs: the launch backed it (graph_memory.h), pages come on use.
+  core::NodeContent content{.kind = core::CommandKind::MemAlloc, .allocation = *allocation};
+  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
+      error != cudaSuccess)
+    return error;
+  *dptr = pointer;
+  return cudaSuccess;
+}
+
+cudaError_t add_mem_free_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
+                              size_t dependency_count, void* dptr) {
+  std::shared_ptr<core::GraphAllocation> allocation = core::find_graph_allocation(dptr);
+  if (!allocation) return runtime::record(cudaErrorInvalidValue);  // not the address of a graph allocation
+  core::NodeContent content{.kind = core::CommandKind::MemFree,
+                            .run = [allocation] { allocation->release_pages(); },
+                            .allocation = allocation};
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
+}
+
+}  // namespace cucpu::runtime
+
 extern "C" {
 
 cudaError_t CUDARTAPI cudaGraphAddChildGraphNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -215,7 +219,7 @@ cudaError_t CUDARTAPI cudaGraphAddMemAllocNode(cudaGraphNode_t* pGraphNode, cuda
                                                const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                                struct cudaMemAllocNodeParams* nodeParams) {
   if (!nodeParams) return runtime::record(cudaErrorInvalidValue);
-  return add_mem_alloc_node(pGraphNode, graph, pDependencies, numDependencies, nodeParams, &nodeParams->dptr);
+  return runtime::add_mem_alloc_node(pGraphNode, graph, pDependencies, numDependencies, nodeParams, &nodeParams->dptr);
 }
 
 cudaError_t CUDARTAPI cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struct cudaMemAllocNodeParams* params_out) {
@@ -233,7 +237,7 @@ cudaError_t CUDARTAPI cudaGraphMemAllocNodeGetParams(cudaGraphNode_t node, struc
 cudaError_t CUDARTAPI cudaGraphAddMemFreeNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                               const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                               void* dptr) {
-  return add_mem_free_node(pGraphNode, graph, pDependencies, numDependencies, dptr);
+  return runtime::add_mem_free_node(pGraphNode, graph, pDependencies, numDependencies, dptr);
 }
 
 cudaError_t CUDARTAPI cudaGraphMemFreeNodeGetParams(cudaGraphNode_t node, void* dptr_out) {
@@ -339,10 +343,10 @@ cudaError_t CUDARTAPI cudaGraphAddNode(cudaGraphNode_t* pGraphNode, cudaGraph_t 
     case cudaGraphNodeTypeMemAlloc: {
       const cudaMemAllocNodeParams alloc{p.alloc.poolProps, p.alloc.accessDescs, p.alloc.accessDescCount,
                                          p.alloc.bytesize, nullptr};
-      return add_mem_alloc_node(pGraphNode, graph, pDependencies, numDependencies, &alloc, &p.alloc.dptr);
+      return runtime::add_mem_alloc_node(pGraphNode, graph, pDependencies, numDependencies, &alloc, &p.alloc.dptr);
     }
     case cudaGraphNodeTypeMemFree:
-      return add_mem_free_node(pGraphNode, graph, pDependencies, numDependencies, p.free.dptr);
+      return runtime::add_mem_free_node(pGraphNode, graph, pDependencies, numDependencies, p.free.dptr);
     case cudaGraphNodeTypeConditional:
       return add_conditional_node(pGraphNode, graph, pDependencies, numDependencies, p.conditional);
     case cudaGraphNodeTypeExtSemaphoreSignal:

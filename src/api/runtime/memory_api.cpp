@@ -149,6 +149,7 @@ cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int
 cudaError_t CUDARTAPI cudaFree(void* devPtr) {
   if (auto graph_allocation = core::find_graph_allocation(devPtr)) {
     // A graph's allocation freed outside the graph: its address stays the graph's.
+    if (!core::graph_allocation_live(*graph_allocation)) return runtime::record(cudaErrorInvalidValue);
     core::StreamEngine::instance().synchronize_all();
     core::free_graph_allocation(*graph_allocation, 0, nullptr);
     graph_allocation->release_pages();

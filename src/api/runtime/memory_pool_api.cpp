@@ -6,7 +6,9 @@
 #include <cuda_runtime_api.h>
 
 #include <cstdio>
+#include <vector>
 
+#include "api/runtime/graph_handle.h"
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
 #include "core/graph_memory.h"
@@ -21,12 +23,34 @@ namespace {
 
 cudaMemPool_t to_handle(const core::PoolRef& pool) { return reinterpret_cast<cudaMemPool_t>(pool.get()); }
 
-cudaError_t not_supported_in_capture(const char* function) {
-  std::fprintf(stderr, "cucpu: %s in a capturing stream (memory allocation nodes) is not supported yet\n", function);
-  return runtime::record(cudaErrorNotSupported);
+// cudaMallocAsync / cudaFreeAsync in a capturing stream: the next node of the capture is a
+// memory allocation (free) node, as cudaGraphAddMemAllocNode (FreeNode) makes it after the
+// stream's capture dependencies (CUDA Programming Guide "Graph Memory Nodes": stream capture).
+cudaError_t capture_memory_node(core::Stream& stream, const cudaMemAllocNodeParams* alloc, void** pointer,
+                                void* freed) {
+  auto& engine = core::StreamEngine::instance();
+  const core::CaptureMark mark = engine.capture_of(stream);
+  if (mark.session->invalidated) return runtime::record(cudaErrorStreamCaptureInvalidated);
+  std::vector<cudaGraphNode_t> tips;
+  for (core::GraphNode* tip : mark.tips) tips.push_back(runtime::to_node_handle(tip));
+  cudaGraphNode_t node = nullptr;
+  const cudaGraph_t graph = runtime::to_graph_handle(mark.session->graph);
+  const cudaError_t added = alloc ? runtime::add_mem_alloc_node(&node, graph, tips.data(), tips.size(), alloc, pointer)
+                                  : runtime::add_mem_free_node(&node, graph, tips.data(), tips.size(), freed);
+  if (added != cudaSuccess) return added;
+  auto moved = engine.update_capture_tips(stream, {runtime::to_node(node)}, true);
+  return moved ? cudaSuccess : runtime::record(moved.error());
 }
 
-cudaError_t allocate(const char* function, void** pointer, size_t size, core::PoolRef pool, cudaStream_t handle,
+cudaError_t capture_allocation(core::Stream& stream, const core::MemoryPool& pool, size_t size, void** pointer) {
+  cudaMemAllocNodeParams params{};
+  params.poolProps.allocType = cudaMemAllocationTypePinned;
+  params.poolProps.location = {cudaMemLocationTypeDevice, pool.device()};
+  params.bytesize = size;
+  return capture_memory_node(stream, &params, pointer, nullptr);
+}
+
+cudaError_t allocate(void** pointer, size_t size, core::PoolRef pool, cudaStream_t handle,
                      NullStream null_stream) {
   CUCPU_RETURN_IF_STICKY();
   if (!pointer) return runtime::record(cudaErrorInvalidValue);
@@ -34,11 +58,11 @@ cudaError_t allocate(const char* function, void** pointer, size_t size, core::Po
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!pool) return runtime::record(cudaErrorInvalidValue);
   auto& engine = core::StreamEngine::instance();
-  if (engine.is_capturing(*stream)) return not_supported_in_capture(function);
-  if (size == 0) {  // as on the GPU: a zero-size request succeeds with a null pointer
+  if (size == 0) {  // as on the GPU, capturing or not: success, a null pointer, no node
     *pointer = nullptr;
     return cudaSuccess;
   }
+  if (engine.is_capturing(*stream)) return capture_allocation(*stream, *pool, size, pointer);
   auto block = pool->allocate(size, stream->id());
   if (!block) return runtime::record(cudaErrorMemoryAllocation);
   if (block->wait_for) {
@@ -59,13 +83,16 @@ cudaError_t free_async(void* pointer, cudaStream_t handle, NullStream null_strea
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!pointer) return cudaSuccess;
   auto& engine = core::StreamEngine::instance();
-  if (engine.is_capturing(*stream)) return not_supported_in_capture("cudaFreeAsync");
+  // Captured, only a graph allocation can be freed (H200: other memory is
+  // cudaErrorInvalidValue, and the capture goes on).
+  if (engine.is_capturing(*stream)) return capture_memory_node(*stream, nullptr, nullptr, pointer);
   core::Command command;
   command.kind = core::CommandKind::Set;  // touches memory: a broken device skips it like a set
   if (core::PoolRef pool = core::pool_of(pointer)) {
     if (auto freed = pool->free(pointer, stream->id(), command.done); !freed) return runtime::record(freed.error());
     command.run = [pool, freed = command.done] { pool->reached(freed); };
   } else if (auto graph_allocation = core::find_graph_allocation(pointer)) {
+    if (!core::graph_allocation_live(*graph_allocation)) return runtime::record(cudaErrorInvalidValue);
     // A graph's allocation: its memory is kept for graphs, reusable in stream order.
     core::free_graph_allocation(*graph_allocation, stream->id(), command.done);
     command.run = [graph_allocation] { graph_allocation->release_pages(); };
@@ -88,22 +115,22 @@ core::PoolRef pool_of_handle(cudaMemPool_t handle) { return core::find_pool(hand
 extern "C" {
 
 cudaError_t CUDARTAPI cudaMallocAsync(void** devPtr, size_t size, cudaStream_t hStream) {
-  return allocate("cudaMallocAsync", devPtr, size, core::current_pool(runtime::current_device()), hStream,
+  return allocate(devPtr, size, core::current_pool(runtime::current_device()), hStream,
                   NullStream::Legacy);
 }
 
 cudaError_t CUDARTAPI cudaMallocAsync_ptsz(void** devPtr, size_t size, cudaStream_t hStream) {
-  return allocate("cudaMallocAsync", devPtr, size, core::current_pool(runtime::current_device()), hStream,
+  return allocate(devPtr, size, core::current_pool(runtime::current_device()), hStream,
                   NullStream::PerThread);
 }
 
 cudaError_t CUDARTAPI cudaMallocFromPoolAsync(void** ptr, size_t size, cudaMemPool_t memPool, cudaStream_t stream) {
-  return allocate("cudaMallocFromPoolAsync", ptr, size, pool_of_handle(memPool), stream, NullStream::Legacy);
+  return allocate(ptr, size, pool_of_handle(memPool), stream, NullStream::Legacy);
 }
 
 cudaError_t CUDARTAPI cudaMallocFromPoolAsync_ptsz(void** ptr, size_t size, cudaMemPool_t memPool,
                                                    cudaStream_t stream) {
-  return allocate("cudaMallocFromPoolAsync", ptr, size, pool_of_handle(memPool), stream, NullStream::PerThread);
+  return allocate(ptr, size, pool_of_handle(memPool), stream, NullStream::PerThread);
 }
 
 cudaError_t CUDARTAPI cudaFreeAsync(void* devPtr, cudaStream_t hStream) {
