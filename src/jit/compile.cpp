@@ -15,6 +15,7 @@
 #include "jit/disk_cache.h"
 #include "jit/host_target.h"
 #include "jit/module_cache_entry.h"
+#include "jit/multiply_add_contraction.h"
 #include "jit/orc_module.h"
 #include "jit/translate_module.h"
 #include "support/log.h"
@@ -53,8 +54,10 @@ std::optional<CachedModule> load_cached(const DiskCache& cache, const CacheKey& 
 
 }  // namespace
 
-Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module, const CompileOptions& options) {
+Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& written, const CompileOptions& options) {
   auto started = std::chrono::steady_clock::now();
+  // What ptxas would run: its multiply-add contraction applied first.
+  const ptx::Module module = contract_multiply_adds(written);
   // Find the host target (CPU name and features).
   auto target = detect_host_target();
   if (!target) return target.error();
@@ -102,7 +105,7 @@ Result<std::unique_ptr<CompiledModule>> compile_module(const ptx::Module& module
 
 Result<std::string> translate_to_llvm_ir(const ptx::Module& module) {
   llvm::LLVMContext context;
-  auto translated = translate_module(module, context);
+  auto translated = translate_module(contract_multiply_adds(module), context);
   if (!translated) return translated.error();
   return print(*translated->module);
 }
