@@ -72,7 +72,7 @@ Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kerne
     dims = c;
   } else if (has_required) {
     dims = required;
-  } else if (info.explicit_cluster || kernel.cluster_dim_must_be_set) {
+  } else if (info.explicit_cluster) {
     return invalid_cluster(fmt::format("kernel {} must be launched with a cluster shape", kernel.device_name));
   }
   if (dims.count() == 1 && !request.explicit_cluster && !has_required) return dims;

@@ -32,7 +32,7 @@ exec::FunctionAttributes function_attributes(const Kernel& kernel, const jit::Ke
       static_cast<int32_t>(max_dynamic_shared_bytes(kernel.max_dynamic_shared_bytes, info.static_shared_bytes));
   attributes.preferred_shmem_carveout = kernel.preferred_shared_carveout;
   const exec::Dim3 cluster = required_cluster_dims(info, kernel);
-  attributes.cluster_dim_must_be_set = info.explicit_cluster || kernel.cluster_dim_must_be_set;
+  attributes.cluster_dim_must_be_set = info.explicit_cluster;
   attributes.required_cluster_width = static_cast<int32_t>(cluster.x);
   attributes.required_cluster_height = static_cast<int32_t>(cluster.y);
   attributes.required_cluster_depth = static_cast<int32_t>(cluster.z);

@@ -99,6 +99,7 @@ void Graph::copy_into(Graph& copy) const {
       body = body_copy;
     }
     copy.nodes_.push_back(std::make_unique<GraphNode>(copy, std::move(content)));
+    copy.nodes_.back()->launch_attributes = node->launch_attributes;
     copies[node.get()] = copy.nodes_.back().get();
   }
   // Dependencies may name nodes made later (cudaGraphAddDependencies), hence a second pass.

@@ -7,6 +7,7 @@
 // as its handle's value says (exec/graph_conditional.h), every time it is reached.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,12 @@ class GraphNode {
   const std::function<void()>& run() const { return content_.run; }
   const NodeContent& content() const { return content_; }
   const std::vector<GraphNode*>& dependencies() const { return dependencies_; }
+
+  // The launch attributes set on a kernel node (cudaGraphKernelNodeSetAttribute): the
+  // runtime's 64-byte cudaLaunchAttributeValue by attribute id, as bytes (core has no CUDA
+  // headers). The ones kept only steer the GPU; cloning a graph copies them.
+  static constexpr size_t kLaunchAttributeBytes = 64, kLaunchAttributeCount = 17;
+  std::array<std::array<uint8_t, kLaunchAttributeBytes>, kLaunchAttributeCount> launch_attributes{};
 
  private:
   friend class Graph;

@@ -29,11 +29,11 @@ struct Kernel {
   int max_dynamic_shared_bytes = -1;
   int preferred_shared_carveout = -1;
   int cache_config = 0;  // cudaFuncSetCacheConfig (cudaFuncCache): the occupancy rules read it
-  // Thread block clusters (cudaFuncSetAttribute): a required shape (0s: none), whether a
-  // launch must name one, whether more than 8 blocks may form one (any nonzero value; an
-  // H100 reads back the value set, 2 included), the scheduling policy.
+  // Thread block clusters (cudaFuncSetAttribute): a required shape (0s: none), whether more
+  // than 8 blocks may form one (any nonzero value; an H100 reads back the value set, 2
+  // included), the scheduling policy. Whether a launch must name a shape is the kernel's
+  // own (__cluster_dims__): the attribute cannot be set.
   uint32_t required_cluster[3] = {0, 0, 0};
-  bool cluster_dim_must_be_set = false;
   int non_portable_cluster_size_allowed = 0;
   int cluster_scheduling_policy = 0;
 };

@@ -72,6 +72,18 @@ struct CaptureMark {
   std::vector<GraphNode*> tips;
 };
 
+// Stream attributes (cudaStreamSetAttribute) that only steer the GPU's caches and waits:
+// kept to be read back and copied. The defaults are what an H200 reads before any set.
+struct StreamHints {
+  const void* window_base = nullptr;  // cudaAccessPolicyWindow
+  uint64_t window_bytes = 0;
+  float hit_ratio = 0.0f;
+  int hit_property = 0, miss_property = 0;
+  int sync_policy = -1;
+  int mem_sync_domain = 0;
+  uint8_t domain_map_default = 0, domain_map_remote = 1;
+};
+
 class Stream {
  public:
   Stream(StreamKind kind, bool non_blocking, int priority, uint64_t id)
@@ -79,15 +91,20 @@ class Stream {
 
   StreamKind kind() const { return kind_; }
   bool non_blocking() const { return non_blocking_; }  // cudaStreamNonBlocking: exempt from the legacy stream's barriers
-  int priority() const { return priority_; }           // a hint; lower is more urgent
+  int priority() const { return priority_.load(std::memory_order_relaxed); }  // a hint; lower is more urgent
+  // cudaStreamSetAttribute(cudaStreamAttributePriority): from the next time the stream's
+  // thread starts.
+  void set_priority(int priority) { priority_.store(priority, std::memory_order_relaxed); }
   uint64_t id() const { return id_; }
+  // Guarded by the caller (the runtime's attribute calls hold one mutex).
+  StreamHints hints;
 
  private:
   friend class StreamEngine;
 
   const StreamKind kind_;
   const bool non_blocking_;
-  const int priority_;
+  std::atomic<int> priority_;
   const uint64_t id_;
   // Guarded by the engine's mutex:
   std::deque<Command> queue_;        // enqueued, not started

@@ -9,16 +9,23 @@
 
 namespace cucpu::exec {
 
-// What an H100 with CUDA 13 does (tests/data/dump_device_limits.cu, device_limits.out):
+// What an H200 with CUDA 13 does (tests/data/dump_device_limits.cu, device_limits.out, and
+// tests/e2e/setter_sweep.cu): sizes are raised to a minimum, then rounded up to a step in
+// size_t arithmetic (SIZE_MAX wraps to 0, which the GPU then reads back), then capped.
 constexpr std::size_t kDefaultThreadStackBytes = 1024;  // cudaLimitStackSize, set in steps of 16:
 constexpr std::size_t kThreadStackGranule = 16;
 constexpr std::size_t kMaxThreadStackBytes = 512 * 1024 - kThreadStackGranule;  // 307200 is taken, 524288 refused
 constexpr std::size_t kMinPrintfFifoBytes = 512 * 1024;  // smaller requests get this
+constexpr std::size_t kPrintfFifoGranule = 256;
+constexpr std::size_t kMaxPrintfFifoBytes = std::size_t{1} << 31;
 constexpr std::size_t kMinMallocHeapBytes = 4 << 20;     // smaller requests get this
+constexpr std::size_t kMallocHeapGranule = 64 << 10;
+constexpr std::size_t kMaxMallocHeapBytes = 17681179680;  // what 2^40 bytes read back as on the H200
 constexpr std::size_t kMinPendingLaunchCount = 32;       // smaller requests get this
+constexpr std::size_t kMaxPendingLaunchCount = 599186;   // larger requests get this
 constexpr std::size_t kMaxL2FetchGranularity = 128;      // larger requests are refused
-constexpr std::size_t kPersistingL2Granule = 3276800;    // the set-aside grows in these steps
-constexpr std::size_t kDefaultPersistingL2Bytes = 9830400;
+constexpr std::size_t kPersistingL2Granule = 3932160;    // the set-aside grows in these steps
+constexpr std::size_t kDefaultPersistingL2Bytes = 11796480;
 
 // cudaLimitStackSize. A fiber's stack is this or the executor's floor (CUCPU_FIBER_STACK_KIB:
 // compiled kernels and the runtime functions they call need more than a GPU frame),

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <cstring>
 
+#include "api/runtime/launch_attribute_checks.h"
 #include "api/runtime/runtime_state.h"
 #include "api/runtime/stream_handle.h"
 #include "core/cluster_launch.h"
@@ -93,17 +94,32 @@ cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void**
       case cudaLaunchAttributeDeviceUpdatableKernelNode:
         return not_supported("cudaLaunchAttributeDeviceUpdatableKernelNode (graphs only)");
       // Hints: a kernel that runs after its predecessor in full is a valid schedule for
-      // programmatic stream serialization, and the rest steer caches, priorities and placement.
-      case cudaLaunchAttributeIgnore:
+      // programmatic stream serialization, and the rest steer caches, priorities and
+      // placement. Their values are checked as an H200 checks them (e2e setter_sweep).
       case cudaLaunchAttributeAccessPolicyWindow:
-      case cudaLaunchAttributeSynchronizationPolicy:
+        if (!runtime::valid_access_policy_window(attribute.val.accessPolicyWindow))
+          return runtime::record(cudaErrorInvalidValue);
+        break;
+      case cudaLaunchAttributeSynchronizationPolicy:  // a stream's attribute, not a launch's
+        return runtime::record(cudaErrorInvalidValue);
       case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+        if (attribute.val.clusterSchedulingPolicyPreference > cudaClusterSchedulingPolicyLoadBalancing)
+          return runtime::record(cudaErrorInvalidValue);
+        break;
+      case cudaLaunchAttributeMemSyncDomainMap:
+        if (!runtime::valid_mem_sync_domain_map(attribute.val.memSyncDomainMap))
+          return runtime::record(cudaErrorInvalidValue);
+        break;
+      case cudaLaunchAttributeMemSyncDomain:
+        if (!runtime::valid_mem_sync_domain(attribute.val.memSyncDomain)) return runtime::record(cudaErrorInvalidValue);
+        break;
+      case cudaLaunchAttributePreferredSharedMemoryCarveout:
+        if (attribute.val.sharedMemCarveout > 100) return runtime::record(cudaErrorInvalidValue);
+        break;
+      case cudaLaunchAttributeIgnore:
       case cudaLaunchAttributeProgrammaticStreamSerialization:
       case cudaLaunchAttributePriority:
-      case cudaLaunchAttributeMemSyncDomainMap:
-      case cudaLaunchAttributeMemSyncDomain:
       case cudaLaunchAttributePreferredClusterDimension:
-      case cudaLaunchAttributePreferredSharedMemoryCarveout:
       case cudaLaunchAttributeNvlinkUtilCentricScheduling: break;
       default: return not_supported(fmt::format("launch attribute {}", static_cast<int>(attribute.id)));
     }
@@ -306,11 +322,11 @@ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttrib
       return cudaSuccess;
     }
     case cudaFuncAttributeClusterDimMustBeSet:
-      kernel->cluster_dim_must_be_set = value != 0;
-      return cudaSuccess;
+      // Read-only: the H200 refuses every value (e2e setter_sweep).
+      return runtime::record(cudaErrorInvalidValue);
     case cudaFuncAttributeNonPortableClusterSizeAllowed:
-      // Any nonzero value allows; an H100 takes 2 and reads it back (e2e cluster_launch_rules).
-      if (value < 0) return runtime::record(cudaErrorInvalidValue);
+      // Any nonzero value allows, a negative one too; an H100 takes 2 and reads it back
+      // (e2e cluster_launch_rules, setter_sweep).
       kernel->non_portable_cluster_size_allowed = value;
       return cudaSuccess;
     case cudaFuncAttributeClusterSchedulingPolicyPreference:
@@ -319,8 +335,7 @@ cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttrib
       kernel->cluster_scheduling_policy = value;  // a hint: placement on SMs
       return cudaSuccess;
     default:
-      std::fprintf(stderr, "cucpu: cudaFuncSetAttribute: attribute %d is not supported yet\n", static_cast<int>(attr));
-      return runtime::record(cudaErrorNotSupported);
+      return runtime::record(cudaErrorInvalidValue);  // no such attribute (every one is handled above)
   }
 }
 

@@ -1,0 +1,23 @@
+// The launch attributes' value checks (launch_attribute_checks.h).
+#include "api/runtime/launch_attribute_checks.h"
+
+#include "core/device.h"
+
+namespace cucpu::runtime {
+
+bool valid_access_policy_window(const cudaAccessPolicyWindow& window) {
+  const auto max_bytes =
+      static_cast<size_t>(core::device_attribute(core::DeviceAttribute::cudaDevAttrMaxAccessPolicyWindowSize));
+  return window.hitRatio >= 0.0f && window.hitRatio <= 1.0f && window.num_bytes <= max_bytes &&
+         window.missProp != cudaAccessPropertyPersisting;
+}
+
+bool valid_mem_sync_domain(int domain) {
+  return domain == cudaLaunchMemSyncDomainDefault || domain == cudaLaunchMemSyncDomainRemote;
+}
+
+bool valid_mem_sync_domain_map(const cudaLaunchMemSyncDomainMap& map) { return map.default_ < 4 && map.remote < 4; }
+
+bool valid_sync_policy(int policy) { return policy >= cudaSyncPolicyAuto && policy <= cudaSyncPolicyBlockingSync; }
+
+}  // namespace cucpu::runtime
