@@ -11,8 +11,10 @@
 //     elsewhere too, else its first operand; the other stays a rounded product
 //     (a*b - c*d is fma(a, b, -(c*d)));
 //   - the add must be in the mul's basic block or one it falls or jumps straight into
-//     (a product read by adds on both sides of a branch is not fused), unless it is the
-//     product's only reader: then the mul moves to the add wherever it is; chains
+//     (a product read by adds on both sides of a branch is not fused), and no instruction
+//     that ptxas expands with branches of its own (div.rn, rcp.rn, sqrt.rn, call) may lie
+//     between them; unless the add is the product's only reader and in another block:
+//     then the mul moves to the add wherever it is; chains
 //     (s += a*b, repeatedly, in a loop body too) fuse at every step.
 // Not measured, so left unfused: a product negated (neg) before the add, and one whose
 // operands are written again before the add.
@@ -112,6 +114,28 @@ std::optional<size_t> fusable_use(const Instruction& add, const Instruction& mul
   return first ? 1 : 2;
 }
 
+// Instructions ptxas expands into code with branches of its own (the IEEE-rounded division,
+// reciprocal and square root take a slow path; calls): its fusion does not reach across
+// them. Measured: rcp.rn.f32 and sqrt.rn.f32 between two muls and their sub keep it unfused
+// (e2e multiply_add_contraction), and so does the div.rn.f32 in NVIDIA's BlackScholes (its
+// SASS: FADD after two FMULs; the same PTX with the subs moved before the division fuses).
+// But a div.rn.f32 of the muls' own operands in a small probe did not stop the fusion: the
+// rule for divisions is not settled (issue 14's closing note).
+bool splits_block(const Instruction& inst) {
+  const bool rounded = inst.q.rounding != ptx::Rounding::None && !inst.q.approx;
+  switch (inst.opcode) {
+    case Opcode::Div:
+      return ptx::is_float(inst.q.type) && !inst.q.approx && !inst.q.full;
+    case Opcode::Rcp:
+    case Opcode::Sqrt:
+      return rounded;
+    case Opcode::Call:
+      return true;
+    default:
+      return false;
+  }
+}
+
 struct Candidate {
   uint32_t mul = 0;            // statement
   std::vector<uint32_t> adds;  // statements reading the product, all fusable
@@ -162,8 +186,15 @@ class Contraction {
       const Instruction& mul = inst(s);
       const uint32_t product = mul.operands[0].reg;
       bool redefined = false;
+      bool split = false;
       for (size_t k = at + 1; k < line.size() && c.valid && !redefined; ++k) {
         const Instruction& next = inst(line[k]);
+        if (splits_block(next)) {
+          // Nothing after it fuses: a read there (or later) keeps the product rounded.
+          if (reads(next, product) || reads_later(line, k, product)) c.valid = false;
+          split = true;
+          break;
+        }
         if (reads(next, product)) {
           if (fusable_use(next, mul)) {
             c.adds.push_back(line[k]);
@@ -182,7 +213,7 @@ class Contraction {
           redefined = true;
         }
       }
-      if (!redefined && c.valid && live_out(last, product)) c.valid = false;
+      if ((split || !redefined) && c.valid && live_out(last, product)) c.valid = false;
       if (c.valid && !c.adds.empty()) {
         for (uint32_t add : c.adds) at_add_[add].push_back(static_cast<uint32_t>(candidates_.size()));
         candidates_.push_back(std::move(c));
@@ -230,7 +261,7 @@ class Contraction {
       const uint32_t product = mul.operands[0].reg;
       if (defs_[product] != 1 || reads_[product] != 1) continue;
       const uint32_t add = reader_[product];
-      if (!fusable_use(inst(add), mul)) continue;
+      if (block_of(add) == block_of(s) || !fusable_use(inst(add), mul)) continue;
       bool steady = true;
       for (size_t i = 1; i <= 2; ++i)
         if (mul.operands[i].kind == Operand::Kind::Register && defs_[mul.operands[i].reg] > 1) steady = false;
@@ -238,6 +269,12 @@ class Contraction {
       at_add_[add].push_back(static_cast<uint32_t>(candidates_.size()));
       candidates_.push_back(Candidate{.mul = s, .adds = {add}, .valid = true});
     }
+  }
+
+  uint32_t block_of(uint32_t statement) const {
+    for (uint32_t b = 0; b < cfg_.blocks.size(); ++b)
+      if (statement >= cfg_.blocks[b].first && statement < cfg_.blocks[b].end) return b;
+    return kNoBlock;
   }
 
   // Whether the product is read after line[k], before it is written again.

@@ -3,7 +3,8 @@
 // pairs it fuses decides the results' last bits. Each pattern below is inline PTX on its
 // own random inputs (so that ptxas cannot share products between patterns); then the same
 // in CUDA C++: a rotation's a*b - c*d, a product made before a loop and subtracted in it,
-// and an error term like dxtc's. Every pattern prints a hash of its 65,536 results' bits.
+// and an error term like dxtc's; and a*b - c*d with an IEEE reciprocal or square root
+// between the muls and the sub. Every pattern prints a hash of its 65,536 results' bits.
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
@@ -13,7 +14,7 @@
 #include <cuda_fp16.h>
 #include <cuda_runtime.h>
 
-constexpr int NP = 20, n = 1 << 16;
+constexpr int NP = 22, n = 1 << 16;
 #define IN(p, k) X[((p) * 4 + (k)) * n + i]
 
 __global__ void patterns(const float* X, float* out, float* side) {
@@ -60,6 +61,12 @@ __global__ void patterns(const float* X, float* out, float* side) {
     asm("{.reg .f32 t; mul.f32 t, %1, %2; add.f32 %0, t, 0f3F000000;}" : "=f"(r[18][0]) : "f"(IN(18,0)), "f"(IN(18,1)));
     // 19: mul result read by add in a later block reached without a branch being taken (fallthrough label)
     asm("{.reg .f32 t; mul.f32 t, %1, %2; bra P19A; P19A: add.f32 %0, t, %3;}" : "=f"(r[19][0]) : "f"(IN(19,0)), "f"(IN(19,1)), "f"(IN(19,2)));
+    // 20, 21: a*b - c*d with a reciprocal or square root rounded to nearest between the
+    // muls and the sub (ptxas expands those with a slow path of their own: not fused).
+    asm("{.reg .f32 t1, t2, q; mul.f32 t1, %2, %3; mul.f32 t2, %4, %5; rcp.rn.f32 q, %4; sub.f32 %0, t1, t2; mov.f32 %1, q;}"
+        : "=f"(r[20][0]), "=f"(r[20][1]) : "f"(IN(4,3)), "f"(IN(5,3)), "f"(IN(6,3)), "f"(IN(7,3)));
+    asm("{.reg .f32 t1, t2, q; mul.f32 t1, %2, %3; mul.f32 t2, %4, %5; sqrt.rn.f32 q, %4; sub.f32 %0, t1, t2; mov.f32 %1, q;}"
+        : "=f"(r[21][0]), "=f"(r[21][1]) : "f"(IN(8,3)), "f"(IN(9,3)), "f"(IN(10,3)), "f"(IN(11,3)));
     for (int p = 0; p < NP; ++p) {
         out[(2 * p) * n + i] = r[p][0];
         out[(2 * p + 1) * n + i] = r[p][1];
