@@ -222,6 +222,9 @@ class Contraction {
   }
 
   void count_accesses() {
+    block_of_.assign(f_.body.size(), kNoBlock);
+    for (uint32_t b = 0; b < cfg_.blocks.size(); ++b)
+      for (uint32_t s = cfg_.blocks[b].first; s < cfg_.blocks[b].end && s < block_of_.size(); ++s) block_of_[s] = b;
     defs_.assign(f_.registers.size(), 0);
     reads_.assign(f_.registers.size(), 0);
     reader_.assign(f_.registers.size(), 0);
@@ -272,9 +275,7 @@ class Contraction {
   }
 
   uint32_t block_of(uint32_t statement) const {
-    for (uint32_t b = 0; b < cfg_.blocks.size(); ++b)
-      if (statement >= cfg_.blocks[b].first && statement < cfg_.blocks[b].end) return b;
-    return kNoBlock;
+    return statement < block_of_.size() ? block_of_[statement] : kNoBlock;
   }
 
   // Whether the product is read after line[k], before it is written again.
@@ -403,6 +404,7 @@ class Contraction {
   KernelCfg cfg_;
   std::vector<Candidate> candidates_;
   std::vector<uint32_t> defs_, reads_, reader_;  // per register: statements writing, reading it; the last reader
+  std::vector<uint32_t> block_of_;               // per statement
   std::map<uint32_t, std::vector<uint32_t>> at_add_;  // add statement -> candidates it reads (program order)
 };
 
