@@ -32,18 +32,6 @@ bool kept(cudaLaunchAttributeID attribute) {
          attribute == cudaLaunchAttributePreferredSharedMemoryCarveout;
 }
 
-bool valid(cudaLaunchAttributeID attribute, const cudaLaunchAttributeValue& v) {
-  switch (attribute) {
-    case cudaLaunchAttributeAccessPolicyWindow: return runtime::valid_access_policy_window(v.accessPolicyWindow);
-    case cudaLaunchAttributeMemSyncDomain: return runtime::valid_mem_sync_domain(v.memSyncDomain);
-    case cudaLaunchAttributeMemSyncDomainMap: return runtime::valid_mem_sync_domain_map(v.memSyncDomainMap);
-    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
-      return v.clusterSchedulingPolicyPreference <= cudaClusterSchedulingPolicyLoadBalancing;
-    case cudaLaunchAttributePreferredSharedMemoryCarveout: return v.sharedMemCarveout <= 100;
-    default: return true;
-  }
-}
-
 cudaError_t not_supported(cudaLaunchAttributeID attribute) {
   std::fprintf(stderr, "cucpu: cudaGraphKernelNodeSetAttribute: attribute %d (%s) is not supported yet\n",
                static_cast<int>(attribute),
@@ -61,7 +49,7 @@ cudaError_t CUDARTAPI cudaGraphKernelNodeSetAttribute(cudaGraphNode_t hNode, cud
   if (!node || !value) return runtime::record(cudaErrorInvalidValue);
   if (attr == cudaLaunchAttributeClusterDimension || attr == cudaLaunchAttributeCooperative)
     return not_supported(attr);
-  if (!kept(attr) || !valid(attr, *value)) return runtime::record(cudaErrorInvalidValue);
+  if (!kept(attr) || !runtime::valid_hint_value(attr, *value)) return runtime::record(cudaErrorInvalidValue);
   cudaKernelNodeAttrValue stored = *value;
   // Priorities are clamped to the stream priority range, as the H200 reads them back.
   if (attr == cudaLaunchAttributePriority)

@@ -96,25 +96,14 @@ cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void**
       // Hints: a kernel that runs after its predecessor in full is a valid schedule for
       // programmatic stream serialization, and the rest steer caches, priorities and
       // placement. Their values are checked as an H200 checks them (e2e setter_sweep).
-      case cudaLaunchAttributeAccessPolicyWindow:
-        if (!runtime::valid_access_policy_window(attribute.val.accessPolicyWindow))
-          return runtime::record(cudaErrorInvalidValue);
-        break;
       case cudaLaunchAttributeSynchronizationPolicy:  // a stream's attribute, not a launch's
         return runtime::record(cudaErrorInvalidValue);
+      case cudaLaunchAttributeAccessPolicyWindow:
       case cudaLaunchAttributeClusterSchedulingPolicyPreference:
-        if (attribute.val.clusterSchedulingPolicyPreference > cudaClusterSchedulingPolicyLoadBalancing)
-          return runtime::record(cudaErrorInvalidValue);
-        break;
       case cudaLaunchAttributeMemSyncDomainMap:
-        if (!runtime::valid_mem_sync_domain_map(attribute.val.memSyncDomainMap))
-          return runtime::record(cudaErrorInvalidValue);
-        break;
       case cudaLaunchAttributeMemSyncDomain:
-        if (!runtime::valid_mem_sync_domain(attribute.val.memSyncDomain)) return runtime::record(cudaErrorInvalidValue);
-        break;
       case cudaLaunchAttributePreferredSharedMemoryCarveout:
-        if (attribute.val.sharedMemCarveout > 100) return runtime::record(cudaErrorInvalidValue);
+        if (!runtime::valid_hint_value(attribute.id, attribute.val)) return runtime::record(cudaErrorInvalidValue);
         break;
       case cudaLaunchAttributeIgnore:
       case cudaLaunchAttributeProgrammaticStreamSerialization:

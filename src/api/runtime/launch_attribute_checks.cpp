@@ -20,4 +20,16 @@ bool valid_mem_sync_domain_map(const cudaLaunchMemSyncDomainMap& map) { return m
 
 bool valid_sync_policy(int policy) { return policy >= cudaSyncPolicyAuto && policy <= cudaSyncPolicyBlockingSync; }
 
+bool valid_hint_value(cudaLaunchAttributeID attribute, const cudaLaunchAttributeValue& value) {
+  switch (attribute) {
+    case cudaLaunchAttributeAccessPolicyWindow: return valid_access_policy_window(value.accessPolicyWindow);
+    case cudaLaunchAttributeMemSyncDomain: return valid_mem_sync_domain(value.memSyncDomain);
+    case cudaLaunchAttributeMemSyncDomainMap: return valid_mem_sync_domain_map(value.memSyncDomainMap);
+    case cudaLaunchAttributeClusterSchedulingPolicyPreference:
+      return value.clusterSchedulingPolicyPreference <= cudaClusterSchedulingPolicyLoadBalancing;
+    case cudaLaunchAttributePreferredSharedMemoryCarveout: return value.sharedMemCarveout <= 100;
+    default: return true;
+  }
+}
+
 }  // namespace cucpu::runtime

@@ -16,5 +16,9 @@ bool valid_mem_sync_domain(int domain);
 bool valid_mem_sync_domain_map(const cudaLaunchMemSyncDomainMap& map);
 // cudaSyncPolicyAuto .. cudaSyncPolicyBlockingSync (an H200 refuses 0).
 bool valid_sync_policy(int policy);
+// The value of a hint attribute of a launch or kernel node: the checks above for the window
+// and the memory sync domain and map, a known cluster scheduling policy, a carveout of at
+// most 100 percent; attributes without a value check are valid.
+bool valid_hint_value(cudaLaunchAttributeID attribute, const cudaLaunchAttributeValue& value);
 
 }  // namespace cucpu::runtime
