@@ -228,6 +228,7 @@ class Contraction {
     defs_.assign(f_.registers.size(), 0);
     reads_.assign(f_.registers.size(), 0);
     reader_.assign(f_.registers.size(), 0);
+    writer_.assign(f_.registers.size(), 0);
     for (uint32_t s = 0; s < f_.body.size(); ++s) {
       if (!is_instruction(s)) continue;
       std::vector<uint32_t> seen;
@@ -237,7 +238,10 @@ class Contraction {
       seen.erase(std::unique(seen.begin(), seen.end()), seen.end());
       for (uint32_t reg : seen) {
         if (reg >= defs_.size()) continue;
-        if (writes(inst(s), reg)) ++defs_[reg];
+        if (writes(inst(s), reg)) {
+          ++defs_[reg];
+          writer_[reg] = s;
+        }
         if (reads(inst(s), reg)) {
           ++reads_[reg];
           reader_[reg] = s;
@@ -251,10 +255,12 @@ class Contraction {
     for (const Operand& e : op.elements) collect(e, out);
   }
 
-  // A product written once and read once, by a fusable add in another block (ptxas sinks
-  // the mul there: dxtc's 9 * sum, made before a loop and subtracted inside it, is one
-  // FFMA in the loop). Its operands must be written at most once, so that they hold the
-  // same values at the add.
+  // A product written once and read once, by a fusable add in another block that the mul's
+  // block dominates (ptxas sinks the mul there: dxtc's 9 * sum, made before a loop and
+  // subtracted inside it, is one FFMA in the loop). The fma reads the mul's operands at the
+  // add, so they must hold the values the mul saw: each is never written, or written once
+  // where that write cannot run between the mul and the add (before the mul in its block,
+  // or where no path from the mul leads).
   void find_sunk_candidates() {
     std::vector<bool> taken(f_.body.size(), false);
     for (const Candidate& c : candidates_) taken[c.mul] = true;
@@ -264,10 +270,19 @@ class Contraction {
       const uint32_t product = mul.operands[0].reg;
       if (defs_[product] != 1 || reads_[product] != 1) continue;
       const uint32_t add = reader_[product];
-      if (block_of(add) == block_of(s) || !fusable_use(inst(add), mul)) continue;
+      const uint32_t mul_block = block_of(s), add_block = block_of(add);
+      if (mul_block == kNoBlock || add_block == kNoBlock || mul_block == add_block ||
+          !cfg_.blocks[mul_block].reachable || !cfg_.dominates(mul_block, add_block) || !fusable_use(inst(add), mul))
+        continue;
       bool steady = true;
-      for (size_t i = 1; i <= 2; ++i)
-        if (mul.operands[i].kind == Operand::Kind::Register && defs_[mul.operands[i].reg] > 1) steady = false;
+      for (size_t i = 1; i <= 2; ++i) {
+        if (mul.operands[i].kind != Operand::Kind::Register) continue;
+        const uint32_t reg = mul.operands[i].reg;
+        if (defs_[reg] == 0) continue;
+        const uint32_t def = writer_[reg], def_block = block_of(def);
+        const bool before_in_block = def_block == mul_block && def < s;
+        if (defs_[reg] > 1 || (!before_in_block && reaches(mul_block, def_block))) steady = false;
+      }
       if (!steady) continue;
       at_add_[add].push_back(static_cast<uint32_t>(candidates_.size()));
       candidates_.push_back(Candidate{.mul = s, .adds = {add}, .valid = true});
@@ -283,6 +298,22 @@ class Contraction {
     for (size_t i = k + 1; i < line.size(); ++i) {
       if (reads(inst(line[i]), product)) return true;
       if (writes(inst(line[i]), product)) return false;
+    }
+    return false;
+  }
+
+  // Whether a path leads from block `from`'s end to block `to`.
+  bool reaches(uint32_t from, uint32_t to) const {
+    if (to == kNoBlock) return true;  // not in a block: assume the worst
+    std::vector<bool> seen(cfg_.blocks.size(), false);
+    std::vector<uint32_t> pending(cfg_.blocks[from].successors.begin(), cfg_.blocks[from].successors.end());
+    while (!pending.empty()) {
+      const uint32_t next = pending.back();
+      pending.pop_back();
+      if (next >= cfg_.blocks.size() || seen[next]) continue;
+      if (next == to) return true;
+      seen[next] = true;
+      pending.insert(pending.end(), cfg_.blocks[next].successors.begin(), cfg_.blocks[next].successors.end());
     }
     return false;
   }
@@ -403,7 +434,8 @@ class Contraction {
   ptx::Function& f_;
   KernelCfg cfg_;
   std::vector<Candidate> candidates_;
-  std::vector<uint32_t> defs_, reads_, reader_;  // per register: statements writing, reading it; the last reader
+  // Per register: how many statements write and read it, the last writer and reader.
+  std::vector<uint32_t> defs_, reads_, writer_, reader_;
   std::vector<uint32_t> block_of_;               // per statement
   std::map<uint32_t, std::vector<uint32_t>> at_add_;  // add statement -> candidates it reads (program order)
 };
