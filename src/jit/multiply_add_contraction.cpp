@@ -302,24 +302,12 @@ class Contraction {
     return false;
   }
 
-  // Whether a path leads from block `from`'s end to block `to`.
-  bool reaches(uint32_t from, uint32_t to) const {
-    if (to == kNoBlock) return true;  // not in a block: assume the worst
-    std::vector<bool> seen(cfg_.blocks.size(), false);
-    std::vector<uint32_t> pending(cfg_.blocks[from].successors.begin(), cfg_.blocks[from].successors.end());
-    while (!pending.empty()) {
-      const uint32_t next = pending.back();
-      pending.pop_back();
-      if (next >= cfg_.blocks.size() || seen[next]) continue;
-      if (next == to) return true;
-      seen[next] = true;
-      pending.insert(pending.end(), cfg_.blocks[next].successors.begin(), cfg_.blocks[next].successors.end());
-    }
-    return false;
-  }
+  // What a search along the blocks after block b does at each block it reaches: stop there
+  // with the answer yes, go on past it, or not go past it.
+  enum class Step { Found, Pass, Stop };
 
-  // Whether a path from block b's end reads `reg` before writing it.
-  bool live_out(uint32_t b, uint32_t reg) const {
+  // Whether a path from block b's end reaches a block where `visit` says Found.
+  bool any_path_from(uint32_t b, const auto& visit) const {
     std::vector<bool> seen(cfg_.blocks.size(), false);
     std::vector<uint32_t> pending(cfg_.blocks[b].successors.begin(), cfg_.blocks[b].successors.end());
     while (!pending.empty()) {
@@ -327,16 +315,31 @@ class Contraction {
       pending.pop_back();
       if (next >= cfg_.blocks.size() || seen[next]) continue;
       seen[next] = true;
-      const CfgBlock& block = cfg_.blocks[next];
-      bool written = false;
-      for (uint32_t s = block.first; s < block.end && !written; ++s) {
-        if (!is_instruction(s)) continue;
-        if (reads(inst(s), reg)) return true;
-        written = writes(inst(s), reg) && !inst(s).guard;
-      }
-      if (!written) pending.insert(pending.end(), block.successors.begin(), block.successors.end());
+      const Step step = visit(next);
+      if (step == Step::Found) return true;
+      if (step == Step::Pass)
+        pending.insert(pending.end(), cfg_.blocks[next].successors.begin(), cfg_.blocks[next].successors.end());
     }
     return false;
+  }
+
+  // Whether a path leads from block `from`'s end to block `to`.
+  bool reaches(uint32_t from, uint32_t to) const {
+    if (to == kNoBlock) return true;  // not in a block: assume the worst
+    return any_path_from(from, [&](uint32_t block) { return block == to ? Step::Found : Step::Pass; });
+  }
+
+  // Whether a path from block b's end reads `reg` before writing it.
+  bool live_out(uint32_t b, uint32_t reg) const {
+    return any_path_from(b, [&](uint32_t next) {
+      const CfgBlock& block = cfg_.blocks[next];
+      for (uint32_t s = block.first; s < block.end; ++s) {
+        if (!is_instruction(s)) continue;
+        if (reads(inst(s), reg)) return Step::Found;
+        if (writes(inst(s), reg) && !inst(s).guard) return Step::Stop;
+      }
+      return Step::Pass;
+    });
   }
 
   // An add of two fusable products fuses one (see the file comment); the other is then read
