@@ -126,6 +126,34 @@ int device_count() {
 
 bool is_valid_device(int ordinal) { return ordinal >= 0 && ordinal < device_count(); }
 
+std::string device_pci_bus_id(int ordinal) {
+  int domain = device_attribute(static_cast<int>(DeviceAttribute::cudaDevAttrPciDomainId), ordinal).value_or(0);
+  int bus = device_attribute(static_cast<int>(DeviceAttribute::cudaDevAttrPciBusId), ordinal).value_or(0);
+  return fmt::format("{:04x}:{:02x}:{:02x}.0", domain, bus, 0);
+}
+
+std::optional<int> device_by_pci_bus_id(const char* bus_id) {
+  unsigned domain = 0, bus = 0, slot = 0, function = 0;
+  char tail = 0;
+  bool parsed = std::sscanf(bus_id, "%x:%x:%x.%x%c", &domain, &bus, &slot, &function, &tail) == 4 ||
+                std::sscanf(bus_id, "%x:%x:%x%c", &domain, &bus, &slot, &tail) == 3;
+  if (!parsed) {
+    domain = 0;
+    parsed = std::sscanf(bus_id, "%x:%x.%x%c", &bus, &slot, &function, &tail) == 3;
+  }
+  if (!parsed) return std::nullopt;
+  const std::string wanted = fmt::format("{:04x}:{:02x}:{:02x}.0", domain, bus, slot);
+  for (int ordinal = 0; ordinal < device_count(); ++ordinal)
+    if (device_pci_bus_id(ordinal) == wanted) return ordinal;
+  return -1;
+}
+
+std::array<unsigned char, 16> device_uuid(int ordinal) {
+  std::array<unsigned char, 16> uuid{'c', 'u', 'c', 'p', 'u', 0, 0x40, 0, 0x80};
+  for (int i = 0; i < 4; ++i) uuid[12 + i] = static_cast<unsigned char>(static_cast<unsigned>(ordinal) >> (24 - 8 * i));
+  return uuid;
+}
+
 std::string device_name() {
   return fmt::format("cucpu CPU device ({} profile, {} workers)", device_profile().gpu,
                      exec::GridExecutor::instance().worker_count());

@@ -5,6 +5,7 @@
 // host's. Launch limits and occupancy rules are read from here and nowhere else.
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -58,6 +59,15 @@ uint32_t device_arch();  // PTX selection: the newest PTX for compute_<arch> or 
 constexpr int kMaxDevices = 64;
 int device_count();
 bool is_valid_device(int ordinal);
+
+// "dddd:bb:dd.0" in hexadecimal, as cudaDeviceGetPCIBusId/cuDeviceGetPCIBusId write it.
+std::string device_pci_bus_id(int ordinal);
+// The device a PCI bus id names, in the forms the reference names (domain:bus:device.function,
+// domain:bus:device, bus:device.function; hexadecimal): -1 for none, nullopt for a string
+// that is no bus id.
+std::optional<int> device_by_pci_bus_id(const char* bus_id);
+// A stable UUID per device (cuDeviceGetUuid, cudaDeviceProp::uuid): "cucpu" and the ordinal.
+std::array<unsigned char, 16> device_uuid(int ordinal);
 
 std::string device_name();          // "cucpu CPU device (NVIDIA H200 profile, N workers)"
 uint64_t total_memory_bytes();      // the host's physical memory

@@ -97,4 +97,21 @@ void destroy_event(Event* event) {
   delete event;  // a pending record keeps its own Record alive
 }
 
+Result<void> wait_for_event(Stream& stream, const Event& event) {
+  StreamEngine& engine = StreamEngine::instance();
+  if (CaptureMark mark = event.capture_mark(); mark.session) {
+    engine.join_capture(stream, mark);
+    return {};
+  }
+  // Work outside a capture is done before the graph can run: a capturing stream need not wait.
+  CompletionRef recorded = event.completion();
+  if (!recorded || engine.is_capturing(stream)) return {};
+  Command command;
+  command.kind = CommandKind::EventWait;
+  command.after.push_back(std::move(recorded));
+  auto queued = engine.enqueue(stream, std::move(command));
+  if (!queued) return queued.error();
+  return {};
+}
+
 }  // namespace cucpu::core

@@ -51,6 +51,11 @@ class Event {
   CaptureMark captured_;
 };
 
+// cudaStreamWaitEvent/cuStreamWaitEvent: `stream`'s later work waits for what the event
+// stands for now. An event recorded in a capture pulls the stream into the capture (fork
+// and join); a never-recorded event is a wait for nothing.
+Result<void> wait_for_event(Stream& stream, const Event& event);
+
 // Live event handles, for checking the ones the API is given.
 Event* create_event(bool timing_disabled);
 bool is_event(const void* handle);

@@ -72,6 +72,18 @@ Result<void> submit_set(Stream& stream, void* dst, int value, size_t bytes, Host
                 !capturing(stream) && sync == HostSync::Synchronous && place_of(dst) == Place::PageLocked);
 }
 
+Result<void> submit_fill(Stream& stream, void* dst, uint32_t value, size_t element_bytes, size_t count,
+                         HostSync sync) {
+  Command command;
+  command.kind = CommandKind::Set;
+  command.run = [dst, value, element_bytes, count] {
+    auto* out = static_cast<unsigned char*>(dst);
+    for (size_t i = 0; i < count; ++i) std::memcpy(out + i * element_bytes, &value, element_bytes);
+  };
+  return submit(stream, std::move(command),
+                !capturing(stream) && sync == HostSync::Synchronous && place_of(dst) == Place::PageLocked);
+}
+
 Result<void> submit_strided_copy(Stream& stream, const StridedCopy& copy, HostSync sync) {
   const Place to = place_of(copy.dst), from = place_of(copy.src);
   Command command;

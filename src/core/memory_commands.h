@@ -13,6 +13,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 
 #include "core/stream.h"
 #include "core/strided_copy.h"
@@ -24,6 +25,9 @@ enum class HostSync { Synchronous, Asynchronous };  // cudaMemcpy vs cudaMemcpyA
 
 Result<void> submit_copy(Stream& stream, void* dst, const void* src, size_t bytes, HostSync sync);
 Result<void> submit_set(Stream& stream, void* dst, int value, size_t bytes, HostSync sync);
+// cuMemsetD16/D32: `count` elements of `element_bytes` (2 or 4) set to the low bytes of `value`.
+Result<void> submit_fill(Stream& stream, void* dst, uint32_t value, size_t element_bytes, size_t count,
+                         HostSync sync);
 // The pitched forms; an asynchronous copy from pageable memory waits for its stream and
 // copies at once rather than staging a strided source.
 Result<void> submit_strided_copy(Stream& stream, const StridedCopy& copy, HostSync sync);

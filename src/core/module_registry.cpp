@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <optional>
+#include <cctype>
 #include <cstdio>
 #include <cstring>
 
@@ -51,7 +52,8 @@ std::optional<Error> refuse_device_side_sync(const ptx::Module& module) {
 
 Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto started = std::chrono::steady_clock::now();
-  auto texts = fatbin::select_wrapper_ptx(wrapper_, device_arch());
+  auto texts = wrapper_ ? fatbin::select_wrapper_ptx(wrapper_, device_arch())
+                        : Result<std::vector<std::string>>(ptx_texts_);
   if (!texts) return texts.error();
   std::vector<ptx::Module> units;
   size_t ptx_bytes = 0;
@@ -75,7 +77,7 @@ Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto done = std::chrono::steady_clock::now();
   using ms = std::chrono::duration<double, std::milli>;
   log::debug(log::Category::Jit, "module {}: {} bytes of PTX in {} unit(s), parse {:.1f} ms, compile or load {:.1f} ms",
-             wrapper_, ptx_bytes, texts->size(), ms(parsed - started).count(), ms(done - parsed).count());
+             wrapper_ ? fmt::format("{}", wrapper_) : name_, ptx_bytes, texts->size(), ms(parsed - started).count(), ms(done - parsed).count());
   return compiled;
 }
 
@@ -101,11 +103,12 @@ Result<const jit::CompiledModule*> FatbinModule::load() {
 // Register counts are a nicety (cudaFuncGetAttributes, occupancy): a cubin cucpu cannot
 // read is reported in the debug log and the kernels keep the default.
 void FatbinModule::read_register_counts() {
-  auto entries = fatbin::read_wrapped(wrapper_);
+  auto entries = wrapper_ ? fatbin::read_wrapped(wrapper_) : Result<std::vector<fatbin::Entry>>(entries_);
   if (!entries) return;
   auto counts = fatbin::register_counts_for_arch(*entries, device_arch());
   if (!counts) {
-    log::debug(log::Category::Jit, "module {}: register counts not read: {}", wrapper_, counts.error().message);
+    log::debug(log::Category::Jit, "module {}: register counts not read: {}",
+               wrapper_ ? fmt::format("{}", wrapper_) : name_, counts.error().message);
     return;
   }
   register_counts_ = std::move(*counts);
@@ -146,6 +149,7 @@ void ModuleRegistry::register_kernel(FatbinModule* module, const void* host_func
   kernel->module = module;
   kernel->host_function = host_function;
   kernel->device_name = device_name;
+  function_handles_[kernel.get()] = kernel.get();
   kernels_[host_function] = std::move(kernel);
 }
 
@@ -208,6 +212,108 @@ Result<void> ModuleRegistry::initialize(FatbinModule* module) {
   auto compiled = module->load();
   if (!compiled) return compiled.error();
   return {};
+}
+
+namespace {
+
+// PTX text starts, after blanks and comments, with a directive (".version").
+bool looks_like_ptx(const char* text) {
+  for (const char* p = text;;) {
+    while (std::isspace(static_cast<unsigned char>(*p))) ++p;
+    if (p[0] == '/' && p[1] == '/') {
+      while (*p && *p != '\n') ++p;
+    } else if (p[0] == '/' && p[1] == '*') {
+      const char* end = std::strstr(p + 2, "*/");
+      if (!end) return false;
+      p = end + 2;
+    } else {
+      return *p == '.';
+    }
+  }
+}
+
+// What a driver API image holds: a fatbin wrapper, a fatbin, an ELF cubin or PTX text.
+Result<std::unique_ptr<FatbinModule>> module_of_image(const void* image, const std::string& name) {
+  uint32_t magic = 0;
+  std::memcpy(&magic, image, sizeof magic);
+  if (magic == static_cast<uint32_t>(fatbin::kWrapperMagic)) return std::make_unique<FatbinModule>(image);
+  if (magic == fatbin::kFatbinMagic) {
+    auto entries = fatbin::read_entries(image, SIZE_MAX);
+    if (!entries) return entries.error();
+    auto ptx = fatbin::select_ptx(*entries, device_arch());
+    if (!ptx) return ptx.error();
+    return std::make_unique<FatbinModule>(std::vector<std::string>{std::move(*ptx)}, std::move(*entries), name);
+  }
+  if (magic == 0x464c457fu)  // "\x7fELF": a cubin, machine code for one GPU
+    return make_error(ErrorCode::NoKernelImage,
+                      fmt::format("{} is a cubin: it holds GPU machine code only, which cucpu cannot run; build "
+                                  "PTX instead (nvcc -ptx, or -fatbin with -gencode arch=compute_XX,code=compute_XX)",
+                                  name));
+  const char* text = static_cast<const char*>(image);
+  if (!looks_like_ptx(text))
+    return make_error(ErrorCode::InvalidImage,
+                      fmt::format("{} is neither PTX, a fatbin nor a cubin (it starts with bytes {:02x} {:02x} {:02x} "
+                                  "{:02x})", name, magic & 0xff, (magic >> 8) & 0xff, (magic >> 16) & 0xff, magic >> 24));
+  return std::make_unique<FatbinModule>(std::vector<std::string>{std::string(text)}, std::vector<fatbin::Entry>{},
+                                        name);
+}
+
+}  // namespace
+
+Result<FatbinModule*> ModuleRegistry::load_image(const void* image, std::string name, const void* context) {
+  if (!image) return make_error(ErrorCode::InvalidValue, "no image");
+  auto module = module_of_image(image, name);
+  if (!module) return module.error();
+  (*module)->set_context(context);
+  if (auto compiled = (*module)->load(); !compiled) return compiled.error();
+  std::lock_guard lock(mutex_);
+  FatbinModule* loaded = module->get();
+  modules_.push_back(std::move(*module));
+  loaded_[loaded] = loaded;
+  return loaded;
+}
+
+bool ModuleRegistry::is_loaded(const void* handle) {
+  std::lock_guard lock(mutex_);
+  return loaded_.count(handle) != 0;
+}
+
+Result<void> ModuleRegistry::unload(FatbinModule* module) {
+  std::lock_guard lock(mutex_);
+  if (loaded_.erase(module) == 0) return make_error(ErrorCode::InvalidResourceHandle, "not a loaded module");
+  for (auto it = function_handles_.begin(); it != function_handles_.end();)
+    it = it->second->module == module ? function_handles_.erase(it) : std::next(it);
+  return {};
+}
+
+Result<Kernel*> ModuleRegistry::loaded_function(FatbinModule* module, const std::string& name) {
+  auto compiled = module->load();
+  if (!compiled) return compiled.error();
+  if (!(*compiled)->find_kernel(name))
+    return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("the module has no kernel {}", name));
+  std::lock_guard lock(mutex_);
+  auto& kernel = loaded_kernels_[{module, name}];
+  if (!kernel) {
+    kernel = std::make_unique<Kernel>();
+    kernel->module = module;
+    kernel->device_name = name;
+    function_handles_[kernel.get()] = kernel.get();
+  }
+  return kernel.get();
+}
+
+Result<jit::GlobalInfo> ModuleRegistry::loaded_global(FatbinModule* module, const std::string& name) {
+  auto compiled = module->load();
+  if (!compiled) return compiled.error();
+  const jit::GlobalInfo* info = (*compiled)->find_global(name);
+  if (!info) return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("the module has no variable {}", name));
+  memory().add_external(info->address, info->size, MemoryKind::ModuleVariable);
+  return *info;
+}
+
+bool ModuleRegistry::is_function(const void* handle) {
+  std::lock_guard lock(mutex_);
+  return function_handles_.count(handle) != 0;
 }
 
 }  // namespace cucpu::core

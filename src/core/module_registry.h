@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "fatbin/fatbin.h"
 #include "jit/compile.h"
 #include "support/result.h"
 
@@ -52,6 +53,16 @@ struct Variable {
 class FatbinModule {
  public:
   explicit FatbinModule(const void* wrapper) : wrapper_(wrapper) {}
+  // A module the driver API loads (cuModuleLoadData, ...): its PTX chosen already, one
+  // text per translation unit, and the entries of its fatbin, if it came in one (their
+  // cubins give register counts). `name` says in messages which module it is.
+  FatbinModule(std::vector<std::string> ptx_texts, std::vector<fatbin::Entry> entries, std::string name)
+      : wrapper_(nullptr), ptx_texts_(std::move(ptx_texts)), entries_(std::move(entries)), name_(std::move(name)) {}
+
+  // The context a driver API module was loaded into (its kernels launch only there); null
+  // for the program's registered modules, which every context shares.
+  const void* context() const { return context_; }
+  void set_context(const void* context) { context_ = context; }
 
   // Compiles the module if not done yet; the result (or the error) is kept.
   Result<const jit::CompiledModule*> load();
@@ -68,6 +79,10 @@ class FatbinModule {
   void read_register_counts();
 
   const void* wrapper_;
+  std::vector<std::string> ptx_texts_;  // a loaded module's (wrapper_ null)
+  std::vector<fatbin::Entry> entries_;
+  std::string name_;
+  const void* context_ = nullptr;
   std::mutex mutex_;
   bool attempted_ = false;
   std::unique_ptr<jit::CompiledModule> compiled_;
@@ -96,11 +111,29 @@ class ModuleRegistry {
   // Loads a module and points its managed variables' host pointers at their storage.
   Result<void> initialize(FatbinModule* module);
 
+  // The driver API's modules (CUmodule, CUfunction): loaded from an image in memory (a
+  // fatbin, a fatbin wrapper, PTX text) and compiled at once, so that bad code is the
+  // load's error. `name` names the image in messages (a file name, "image").
+  Result<FatbinModule*> load_image(const void* image, std::string name, const void* context);
+  bool is_loaded(const void* handle);
+  // Unloading makes the handles invalid; the code stays, for grids still running it.
+  Result<void> unload(FatbinModule* module);
+  // A kernel of a loaded module by its (mangled) name; the same Kernel for every call.
+  Result<Kernel*> loaded_function(FatbinModule* module, const std::string& name);
+  // A kernel handle (CUfunction) of either API: a loaded module's or a registered one's.
+  bool is_function(const void* handle);
+  // A variable of a loaded module (cuModuleGetGlobal): its storage becomes device memory.
+  Result<jit::GlobalInfo> loaded_global(FatbinModule* module, const std::string& name);
+
  private:
   std::mutex mutex_;
   std::vector<std::unique_ptr<FatbinModule>> modules_;
   std::map<const void*, std::unique_ptr<Kernel>> kernels_;      // by host stub
   std::map<const void*, std::unique_ptr<Variable>> variables_;  // by host shadow
+  // Loaded modules (live ones in loaded_) and their kernels, by name and by handle.
+  std::map<const void*, FatbinModule*> loaded_;
+  std::map<std::pair<FatbinModule*, std::string>, std::unique_ptr<Kernel>> loaded_kernels_;
+  std::map<const void*, Kernel*> function_handles_;  // every Kernel, loaded or registered
 };
 
 ModuleRegistry& modules();

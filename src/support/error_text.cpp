@@ -1,5 +1,7 @@
 #include "support/error_text.h"
 
+#include <cstddef>
+
 namespace cucpu {
 namespace {
 
@@ -8,12 +10,22 @@ constexpr ErrorText kErrorTexts[] = {
 #include "support/error_strings.def"
 };
 
-}  // namespace
+constexpr ErrorText kDriverErrorTexts[] = {
+#define ERROR_STRING(code, name, text) {code, name, text},
+#include "support/driver_error_strings.def"
+};
 
-const ErrorText* find_error_text(int code) {
-  for (const ErrorText& entry : kErrorTexts)
+template <size_t N>
+const ErrorText* find_in(const ErrorText (&table)[N], int code) {
+  for (const ErrorText& entry : table)
     if (entry.code == code) return &entry;
   return nullptr;
 }
+
+}  // namespace
+
+const ErrorText* find_error_text(int code) { return find_in(kErrorTexts, code); }
+
+const ErrorText* find_driver_error_text(int code) { return find_in(kDriverErrorTexts, code); }
 
 }  // namespace cucpu

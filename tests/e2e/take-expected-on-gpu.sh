@@ -44,6 +44,6 @@ for src in "$here"/*.cu "$here"/lockstep/*.cu "$root"/tests/isa/*.cu; do
 done
 for src in "$root"/tests/data/*.cu; do
     name=$(basename "$src" .cu)
-    build_and_run "$src" "$name" -cudart shared -arch=sm_90
+    build_and_run "$src" "$name" -cudart shared -arch=sm_90 $(sed -n 's|^// NVCC-FLAGS: ||p' "$src" | head -1)
 done
 wait

@@ -10,14 +10,14 @@
 #include "api/runtime/array_handle.h"
 #include "api/runtime/channel_format.h"
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/cuda_array.h"
 #include "core/device.h"
 #include "core/memory_commands.h"
 #include "exec/device_printf.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 using runtime::to_array;
 
 namespace {
@@ -89,7 +89,7 @@ cudaError_t allocate_array(cudaArray_t* array, const cudaChannelFormatDesc* desc
 cudaError_t run_copy(const Result<core::StridedCopy>& copy, cudaStream_t handle, NullStream null_stream,
                      core::HostSync sync) {
   CUCPU_RETURN_IF_STICKY();
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!copy) return runtime::record(copy.error());
   if (core::is_empty(*copy)) return cudaSuccess;

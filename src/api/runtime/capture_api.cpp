@@ -9,12 +9,12 @@
 #include <vector>
 
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/graph.h"
 #include "core/stream_engine.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 namespace {
 
@@ -45,7 +45,7 @@ cudaError_t begin(cudaStream_t handle, cudaStreamCaptureMode mode, NullStream nu
   std::optional<core::CaptureMode> capture_mode = to_mode(mode);
   if (!capture_mode) return runtime::record(cudaErrorInvalidValue);
   CUCPU_RETURN_IF_STICKY();
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   core::Graph* graph = existing ? reinterpret_cast<core::Graph*>(existing) : core::create_graph();
   std::vector<core::GraphNode*> tips;
@@ -63,7 +63,7 @@ cudaError_t begin(cudaStream_t handle, cudaStreamCaptureMode mode, NullStream nu
 }
 
 cudaError_t end(cudaStream_t handle, cudaGraph_t* graph, NullStream null_stream) {
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   // The graph may be left out only where the capture went into a graph the caller has.
   const core::CaptureMark mark = core::StreamEngine::instance().capture_of(*stream);
@@ -87,7 +87,7 @@ cudaStreamCaptureStatus status_of(const core::CaptureMark& mark) {
 
 cudaError_t is_capturing(cudaStream_t handle, cudaStreamCaptureStatus* status, NullStream null_stream) {
   if (!status) return runtime::record(cudaErrorInvalidValue);
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   *status = status_of(core::StreamEngine::instance().capture_of(*stream));
   return cudaSuccess;
@@ -98,7 +98,7 @@ cudaError_t update_dependencies(cudaStream_t handle, cudaGraphNode_t* dependenci
   if ((count > 0 && !dependencies) ||
       (flags != cudaStreamAddCaptureDependencies && flags != cudaStreamSetCaptureDependencies))
     return runtime::record(cudaErrorInvalidValue);
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   std::vector<core::GraphNode*> nodes;
   for (size_t i = 0; i < count; ++i) nodes.push_back(to_node(dependencies[i]));
@@ -115,7 +115,7 @@ cudaError_t get_capture_info(cudaStream_t handle, cudaStreamCaptureStatus* statu
                              cudaGraph_t* graph, const cudaGraphNode_t** dependencies,
                              const cudaGraphEdgeData** edge_data, size_t* dependency_count, NullStream null_stream) {
   if (!status) return runtime::record(cudaErrorInvalidValue);
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   last_info = core::StreamEngine::instance().capture_of(*stream);
   *status = status_of(last_info);

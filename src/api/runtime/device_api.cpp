@@ -7,6 +7,7 @@
 #include <cstring>
 
 #include "api/runtime/runtime_state.h"
+#include "core/context.h"
 #include "core/device.h"
 #include "core/device_settings.h"
 #include "core/memory_pool.h"
@@ -79,6 +80,8 @@ void fill_properties(cudaDeviceProp* p, int device) {
   p->memoryPoolsSupported = attribute(A::cudaDevAttrMemoryPoolsSupported);
   p->clusterLaunch = attribute(A::cudaDevAttrClusterLaunch);
   p->hostNumaId = -1;
+  auto uuid = core::device_uuid(device);
+  std::memcpy(p->uuid.bytes, uuid.data(), sizeof p->uuid.bytes);
   p->pciBusID = core::device_attribute(static_cast<int>(A::cudaDevAttrPciBusId), device).value_or(0);
   p->pciDeviceID = attribute(A::cudaDevAttrPciDeviceId);
   p->pciDomainID = attribute(A::cudaDevAttrPciDomainId);
@@ -155,17 +158,10 @@ cudaError_t CUDARTAPI cudaDeviceSynchronize(void) {
   return runtime::record(runtime::sticky());
 }
 
-// Destroys the device's state: every allocation, and the sticky error. Modules stay
-// compiled; their variables keep their values (a known difference, see README).
+// Destroys the device's state (core::reset_device).
 cudaError_t CUDARTAPI cudaDeviceReset(void) {
   if (core::in_host_function()) return runtime::record(cudaErrorNotPermitted);
-  core::StreamEngine::instance().synchronize_all();  // queued work must not touch freed memory
-  exec::flush_device_output();
-  core::memory().release_all();
-  core::forget_pool_memory();  // the pools' blocks went with every other allocation
-  core::clear_sticky_error();
-  core::reset_device_settings(runtime::current_device());
-  exec::reset_device_limits();  // stack, printf FIFO and malloc heap back to their defaults
+  core::reset_device(runtime::current_device());
   return cudaSuccess;
 }
 

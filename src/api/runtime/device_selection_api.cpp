@@ -30,13 +30,6 @@ bool valid_device_flags(unsigned flags) {
   }
 }
 
-// "dddd:bb:dd.0" in hexadecimal, as cudaDeviceGetPCIBusId writes it.
-void format_pci_bus_id(int device, char* out, size_t size) {
-  int domain = core::device_attribute(static_cast<int>(A::cudaDevAttrPciDomainId), device).value_or(0);
-  int bus = core::device_attribute(static_cast<int>(A::cudaDevAttrPciBusId), device).value_or(0);
-  std::snprintf(out, size, "%04x:%02x:%02x.0", domain, bus, 0);
-}
-
 }  // namespace
 
 extern "C" {
@@ -101,7 +94,7 @@ cudaError_t CUDARTAPI cudaChooseDevice(int* device, const struct cudaDeviceProp*
 cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char* pciBusId, int len, int device) {
   if (!runtime::valid_device(device)) return runtime::record(cudaErrorInvalidDevice);
   if (!pciBusId || len <= 0) return runtime::record(cudaErrorInvalidValue);
-  format_pci_bus_id(device, pciBusId, static_cast<size_t>(len));
+  std::snprintf(pciBusId, static_cast<size_t>(len), "%s", core::device_pci_bus_id(device).c_str());
   return cudaSuccess;
 }
 
@@ -109,25 +102,11 @@ cudaError_t CUDARTAPI cudaDeviceGetPCIBusId(char* pciBusId, int len, int device)
 // and bus:device.function (hexadecimal).
 cudaError_t CUDARTAPI cudaDeviceGetByPCIBusId(int* device, const char* pciBusId) {
   if (!device || !pciBusId) return runtime::record(cudaErrorInvalidValue);
-  unsigned domain = 0, bus = 0, slot = 0, function = 0;
-  char tail = 0;
-  bool parsed = std::sscanf(pciBusId, "%x:%x:%x.%x%c", &domain, &bus, &slot, &function, &tail) == 4 ||
-                std::sscanf(pciBusId, "%x:%x:%x%c", &domain, &bus, &slot, &tail) == 3;
-  if (!parsed) {
-    domain = 0;
-    parsed = std::sscanf(pciBusId, "%x:%x.%x%c", &bus, &slot, &function, &tail) == 3;
-  }
-  if (!parsed) return runtime::record(cudaErrorInvalidValue);
-  char wanted[32], candidate[32];
-  std::snprintf(wanted, sizeof wanted, "%04x:%02x:%02x.0", domain, bus, slot);
-  for (int d = 0; d < core::device_count(); ++d) {
-    format_pci_bus_id(d, candidate, sizeof candidate);
-    if (std::strcmp(wanted, candidate) == 0) {
-      *device = d;
-      return cudaSuccess;
-    }
-  }
-  return runtime::record(cudaErrorInvalidDevice);
+  std::optional<int> found = core::device_by_pci_bus_id(pciBusId);
+  if (!found) return runtime::record(cudaErrorInvalidValue);
+  if (*found < 0) return runtime::record(cudaErrorInvalidDevice);
+  *device = *found;
+  return cudaSuccess;
 }
 
 cudaError_t CUDARTAPI cudaDeviceSetCacheConfig(enum cudaFuncCache cacheConfig) {

@@ -5,12 +5,12 @@
 #include <cstdio>
 
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/event.h"
 #include "exec/device_printf.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 namespace {
 
@@ -38,7 +38,7 @@ cudaError_t record(cudaEvent_t handle, cudaStream_t stream_handle, unsigned flag
   if (flags & ~unsigned{cudaEventRecordExternal}) return runtime::record(cudaErrorInvalidValue);
   CUCPU_RETURN_IF_STICKY();
   core::Event* event = to_event(handle);
-  core::Stream* stream = runtime::to_stream(stream_handle, null_stream);
+  core::Stream* stream = core::to_stream(stream_handle, null_stream);
   if (!event || !stream) return runtime::record(cudaErrorInvalidResourceHandle);
   auto recorded = event->record(*stream);
   return recorded ? cudaSuccess : runtime::record(recorded.error());

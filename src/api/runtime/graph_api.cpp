@@ -14,7 +14,7 @@
 #include "api/runtime/graph_handle.h"
 #include "api/runtime/missing_function.h"
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/graph.h"
 #include "core/launch.h"
 #include "core/memory_registry.h"
@@ -22,7 +22,7 @@
 #include "core/strided_copy.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 namespace {
 
@@ -300,7 +300,7 @@ cudaError_t launch_graph(cudaGraphExec_t exec, cudaStream_t handle, NullStream n
   CUCPU_RETURN_IF_STICKY();
   core::GraphExec* graph_exec = to_exec(exec);
   if (!graph_exec) return runtime::record(cudaErrorInvalidValue);
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (graph_exec->allocations_outstanding()) {
     std::fprintf(stderr,
@@ -319,7 +319,7 @@ cudaError_t launch_graph(cudaGraphExec_t exec, cudaStream_t handle, NullStream n
 // Nothing to upload: the device's memory is the host's.
 cudaError_t upload_graph(cudaGraphExec_t exec, cudaStream_t handle, NullStream null_stream) {
   if (!core::is_graph_exec(exec)) return runtime::record(cudaErrorInvalidValue);
-  if (!runtime::to_stream(handle, null_stream)) return runtime::record(cudaErrorInvalidResourceHandle);
+  if (!core::to_stream(handle, null_stream)) return runtime::record(cudaErrorInvalidResourceHandle);
   return cudaSuccess;
 }
 

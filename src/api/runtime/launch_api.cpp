@@ -13,7 +13,7 @@
 
 #include "api/runtime/launch_attribute_checks.h"
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/cluster_launch.h"
 #include "core/device.h"
 #include "core/event.h"
@@ -22,7 +22,7 @@
 #include "core/occupancy.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 // The device runtime writes device code's cudaFuncAttributes from the same struct.
 static_assert(sizeof(exec::FunctionAttributes) == sizeof(cudaFuncAttributes));
@@ -50,7 +50,7 @@ cudaError_t launch(const core::Kernel* kernel, dim3 grid, dim3 block, void** arg
                    cudaStream_t stream_handle, NullStream null_stream, const LaunchOptions& options = {}) {
   CUCPU_RETURN_IF_STICKY();
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
-  core::Stream* stream = runtime::to_stream(stream_handle, null_stream);
+  core::Stream* stream = core::to_stream(stream_handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   auto launched = core::launch_kernel(*kernel,
                                       core::LaunchRequest{to_dim3(grid), to_dim3(block), shared_bytes, args,
@@ -150,6 +150,16 @@ cudaError_t CUDARTAPI __cudaGetKernel(cudaKernel_t* kernel, const void* function
   core::Kernel* found = core::modules().find_kernel(function);
   if (!found) return runtime::record(cudaErrorInvalidDeviceFunction);
   *kernel = reinterpret_cast<cudaKernel_t>(found);
+  return cudaSuccess;
+}
+
+// The driver's handle of a kernel the program registered (a CUfunction that
+// cuLaunchKernel and cuFuncGetAttribute take): the same core::Kernel.
+cudaError_t CUDARTAPI cudaGetFuncBySymbol(cudaFunction_t* functionPtr, const void* symbolPtr) {
+  if (!functionPtr) return runtime::record(cudaErrorInvalidValue);
+  core::Kernel* found = core::modules().find_kernel(symbolPtr);
+  if (!found) return runtime::record(cudaErrorInvalidDeviceFunction);
+  *functionPtr = reinterpret_cast<cudaFunction_t>(found);
   return cudaSuccess;
 }
 
@@ -284,48 +294,8 @@ cudaError_t CUDARTAPI cudaFuncGetAttributes(struct cudaFuncAttributes* attr, con
 cudaError_t CUDARTAPI cudaFuncSetAttribute(const void* func, enum cudaFuncAttribute attr, int value) {
   core::Kernel* kernel = core::modules().find_kernel(func);
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
-  switch (attr) {
-    case cudaFuncAttributeMaxDynamicSharedMemorySize: {
-      auto info = core::modules().load_kernel(*kernel);
-      if (!info) return runtime::record(info.error());
-      int optin = core::device_attribute(core::DeviceAttribute::cudaDevAttrMaxSharedMemoryPerBlockOptin);
-      if (value < 0 || value + static_cast<int>((*info)->static_shared_bytes) > optin)
-        return runtime::record(cudaErrorInvalidValue);
-      kernel->max_dynamic_shared_bytes = value;
-      return cudaSuccess;
-    }
-    case cudaFuncAttributePreferredSharedMemoryCarveout:
-      if (value < -1 || value > 100) return runtime::record(cudaErrorInvalidValue);
-      kernel->preferred_shared_carveout = value;  // a hint: a CPU has no L1/shared split
-      return cudaSuccess;
-    case cudaFuncAttributeRequiredClusterWidth:
-    case cudaFuncAttributeRequiredClusterHeight:
-    case cudaFuncAttributeRequiredClusterDepth: {
-      auto info = core::modules().load_kernel(*kernel);
-      if (!info) return runtime::record(info.error());
-      // A compile-time shape cannot be changed (driver_types.h, cudaFuncAttributes); an
-      // H100 says cudaErrorInvalidValue (e2e cluster_launch_rules).
-      if ((*info)->cluster_dims[0] != 0) return runtime::record(cudaErrorInvalidValue);
-      if (value < 0) return runtime::record(cudaErrorInvalidValue);
-      kernel->required_cluster[attr - cudaFuncAttributeRequiredClusterWidth] = static_cast<uint32_t>(value);
-      return cudaSuccess;
-    }
-    case cudaFuncAttributeClusterDimMustBeSet:
-      // Read-only: the H200 refuses every value (e2e setter_sweep).
-      return runtime::record(cudaErrorInvalidValue);
-    case cudaFuncAttributeNonPortableClusterSizeAllowed:
-      // Any nonzero value allows, a negative one too; an H100 takes 2 and reads it back
-      // (e2e cluster_launch_rules, setter_sweep).
-      kernel->non_portable_cluster_size_allowed = value;
-      return cudaSuccess;
-    case cudaFuncAttributeClusterSchedulingPolicyPreference:
-      if (value < cudaClusterSchedulingPolicyDefault || value > cudaClusterSchedulingPolicyLoadBalancing)
-        return runtime::record(cudaErrorInvalidValue);
-      kernel->cluster_scheduling_policy = value;  // a hint: placement on SMs
-      return cudaSuccess;
-    default:
-      return runtime::record(cudaErrorInvalidValue);  // no such attribute (every one is handled above)
-  }
+  auto set = core::set_function_attribute(*kernel, attr, value);
+  return set ? cudaSuccess : runtime::record(set.error());
 }
 
 }  // extern "C"

@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/managed_advice.h"
 #include "core/memory_registry.h"
 
@@ -87,8 +87,8 @@ cudaError_t range_attribute(void* data, size_t size, cudaMemRangeAttribute attri
 
 // Recorded at once: with one memory there is nothing for the stream to wait for.
 cudaError_t prefetch(const void* devPtr, size_t count, cudaMemLocation location, unsigned flags, cudaStream_t stream,
-                     runtime::NullStream null_stream) {
-  if (!runtime::to_stream(stream, null_stream)) return runtime::record(cudaErrorInvalidResourceHandle);
+                     core::NullStream null_stream) {
+  if (!core::to_stream(stream, null_stream)) return runtime::record(cudaErrorInvalidResourceHandle);
   if (flags != 0 || !is_managed_range(devPtr, count)) return runtime::record(cudaErrorInvalidValue);
   if (cudaError_t error = check_location(location); error != cudaSuccess) return runtime::record(error);
   CUCPU_RETURN_IF_STICKY();
@@ -122,12 +122,12 @@ cudaError_t CUDARTAPI cudaMemAdvise(const void* devPtr, size_t count, enum cudaM
 
 cudaError_t CUDARTAPI cudaMemPrefetchAsync(const void* devPtr, size_t count, struct cudaMemLocation location,
                                            unsigned int flags, cudaStream_t stream) {
-  return prefetch(devPtr, count, location, flags, stream, runtime::NullStream::Legacy);
+  return prefetch(devPtr, count, location, flags, stream, core::NullStream::Legacy);
 }
 
 cudaError_t CUDARTAPI cudaMemPrefetchAsync_ptsz(const void* devPtr, size_t count, struct cudaMemLocation location,
                                                 unsigned int flags, cudaStream_t stream) {
-  return prefetch(devPtr, count, location, flags, stream, runtime::NullStream::PerThread);
+  return prefetch(devPtr, count, location, flags, stream, core::NullStream::PerThread);
 }
 
 cudaError_t CUDARTAPI cudaMemRangeGetAttribute(void* data, size_t dataSize, enum cudaMemRangeAttribute attribute,

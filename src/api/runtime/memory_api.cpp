@@ -8,11 +8,12 @@
 #include <cstring>
 
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/device.h"
 #include "core/managed_advice.h"
 #include "core/memory_commands.h"
 #include "core/memory_pool.h"
+#include "core/memory_release.h"
 #include "core/memory_registry.h"
 #include "core/module_registry.h"
 #include "core/graph_memory.h"
@@ -38,31 +39,15 @@ cudaError_t allocate(void** pointer, size_t size, core::MemoryKind kind, unsigne
   return cudaSuccess;
 }
 
-cudaError_t release(void* pointer, std::initializer_list<core::MemoryKind> kinds) {
-  CUCPU_RETURN_IF_STICKY();
-  if (!pointer) return cudaSuccess;
-  // A stream-ordered allocation goes back to its pool without synchronising (cudaFree's
-  // documentation: the caller has made sure that its accesses are done).
-  const bool device_memory = std::find(kinds.begin(), kinds.end(), core::MemoryKind::Device) != kinds.end();
-  if (core::PoolRef pool = device_memory ? core::pool_of(pointer) : nullptr) {
-    auto freed = pool->free_now(pointer);
-    return freed ? cudaSuccess : runtime::record(freed.error());
-  }
-  // cudaFree/cudaFreeHost synchronise with the device: queued work may still use the memory.
-  core::StreamEngine::instance().synchronize_all();
-  auto released = core::memory().release(pointer, kinds);
-  return released ? cudaSuccess : runtime::record(released.error());
-}
-
 bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
 
 // A copy on a stream; when it returns is core/memory_commands.h's business (the
 // guide's synchronisation table).
 cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, cudaStream_t stream_handle,
-                 runtime::NullStream null_stream, core::HostSync sync) {
+                 core::NullStream null_stream, core::HostSync sync) {
   CUCPU_RETURN_IF_STICKY();
   if (!valid_kind(kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
-  core::Stream* stream = runtime::to_stream(stream_handle, null_stream);
+  core::Stream* stream = core::to_stream(stream_handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return runtime::record(cudaErrorInvalidValue);
@@ -73,10 +58,10 @@ cudaError_t copy(void* dst, const void* src, size_t count, cudaMemcpyKind kind, 
   return runtime::record(runtime::sticky());  // a fault in the work it waited for
 }
 
-cudaError_t set(void* pointer, int value, size_t count, cudaStream_t stream_handle, runtime::NullStream null_stream,
+cudaError_t set(void* pointer, int value, size_t count, cudaStream_t stream_handle, core::NullStream null_stream,
                 core::HostSync sync) {
   CUCPU_RETURN_IF_STICKY();
-  core::Stream* stream = runtime::to_stream(stream_handle, null_stream);
+  core::Stream* stream = core::to_stream(stream_handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (count == 0) return cudaSuccess;
   if (!core::memory().contains_range(pointer, count)) return runtime::record(cudaErrorInvalidValue);
@@ -96,7 +81,7 @@ cudaError_t symbol_storage(const void* symbol, void** address, size_t* size) {
 }
 
 cudaError_t copy_symbol(const void* symbol, size_t count, size_t offset, void* host, bool to_symbol,
-                        cudaMemcpyKind kind, cudaStream_t stream, runtime::NullStream null_stream, core::HostSync sync) {
+                        cudaMemcpyKind kind, cudaStream_t stream, core::NullStream null_stream, core::HostSync sync) {
   CUCPU_RETURN_IF_STICKY();
   if (!valid_kind(kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
   void* address = nullptr;
@@ -112,8 +97,8 @@ cudaError_t copy_symbol(const void* symbol, size_t count, size_t offset, void* h
 // _ptds forms that --default-stream per-thread compiles to); the Async ones on theirs.
 constexpr auto kSync = core::HostSync::Synchronous;
 constexpr auto kAsync = core::HostSync::Asynchronous;
-constexpr auto kLegacy = runtime::NullStream::Legacy;
-constexpr auto kPerThread = runtime::NullStream::PerThread;
+constexpr auto kLegacy = core::NullStream::Legacy;
+constexpr auto kPerThread = core::NullStream::PerThread;
 
 }  // namespace
 
@@ -147,22 +132,16 @@ cudaError_t CUDARTAPI cudaMallocManaged(void** devPtr, size_t size, unsigned int
 }
 
 cudaError_t CUDARTAPI cudaFree(void* devPtr) {
-  if (auto graph_allocation = core::find_graph_allocation(devPtr)) {
-    // A graph's allocation freed outside the graph: its address stays the graph's.
-    if (!core::graph_allocation_live(*graph_allocation)) return runtime::record(cudaErrorInvalidValue);
-    core::StreamEngine::instance().synchronize_all();
-    core::free_graph_allocation(*graph_allocation, 0, nullptr);
-    graph_allocation->release_pages();
-    return cudaSuccess;
-  }
-  auto allocation = core::memory().find(devPtr);
-  cudaError_t released = release(devPtr, {core::MemoryKind::Device, core::MemoryKind::Managed});
-  if (released == cudaSuccess && allocation && allocation->kind == core::MemoryKind::Managed)
-    core::forget_advice(devPtr, allocation->size);  // cudaMemAdvise's record of it goes too
-  return released;
+  CUCPU_RETURN_IF_STICKY();
+  auto freed = core::free_device_memory(devPtr);
+  return freed ? cudaSuccess : runtime::record(freed.error());
 }
 
-cudaError_t CUDARTAPI cudaFreeHost(void* ptr) { return release(ptr, {core::MemoryKind::PinnedHost}); }
+cudaError_t CUDARTAPI cudaFreeHost(void* ptr) {
+  CUCPU_RETURN_IF_STICKY();
+  auto freed = core::free_host_memory(ptr);
+  return freed ? cudaSuccess : runtime::record(freed.error());
+}
 
 cudaError_t CUDARTAPI cudaMemcpy(void* dst, const void* src, size_t count, enum cudaMemcpyKind kind) {
   return copy(dst, src, count, kind, nullptr, kLegacy, kSync);

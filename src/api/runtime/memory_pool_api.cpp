@@ -10,14 +10,14 @@
 
 #include "api/runtime/graph_handle.h"
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/graph_memory.h"
 #include "core/memory_pool.h"
 #include "core/memory_registry.h"
 #include "core/stream_engine.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 namespace {
 
@@ -54,7 +54,7 @@ cudaError_t allocate(void** pointer, size_t size, core::PoolRef pool, cudaStream
                      NullStream null_stream) {
   CUCPU_RETURN_IF_STICKY();
   if (!pointer) return runtime::record(cudaErrorInvalidValue);
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!pool) return runtime::record(cudaErrorInvalidValue);
   auto& engine = core::StreamEngine::instance();
@@ -79,7 +79,7 @@ cudaError_t allocate(void** pointer, size_t size, core::PoolRef pool, cudaStream
 
 cudaError_t free_async(void* pointer, cudaStream_t handle, NullStream null_stream) {
   CUCPU_RETURN_IF_STICKY();
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!pointer) return cudaSuccess;
   auto& engine = core::StreamEngine::instance();

@@ -5,7 +5,7 @@
 #include <cuda_runtime_api.h>
 
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/memory_commands.h"
 #include "core/device_settings.h"
 #include "exec/device_printf.h"
@@ -46,7 +46,7 @@ cudaError_t CUDARTAPI cudaMemcpyPeer(void* dst, int dstDevice, const void* src, 
     return runtime::record(cudaErrorInvalidDevice);
   if (count == 0) return cudaSuccess;
   if (!dst || !src) return runtime::record(cudaErrorInvalidValue);
-  auto submitted = core::submit_copy(*runtime::to_stream(nullptr, runtime::NullStream::Legacy), dst, src, count,
+  auto submitted = core::submit_copy(*core::to_stream(nullptr, core::NullStream::Legacy), dst, src, count,
                                      core::HostSync::Synchronous);
   if (!submitted) return runtime::record(submitted.error());
   exec::flush_device_output();  // a blocking copy synchronises: device printf output appears

@@ -7,7 +7,7 @@
 
 #include "api/runtime/array_handle.h"
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/memory_commands.h"
 #include "core/memory_registry.h"
 #include "core/strided_copy.h"
@@ -23,9 +23,9 @@ core::Extent3D to_core(const cudaExtent& e) { return core::Extent3D{e.width, e.h
 
 bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
 
-using runtime::NullStream;
+using core::NullStream;
 
-core::Stream& default_stream(NullStream null_stream) { return *runtime::to_stream(nullptr, null_stream); }
+core::Stream& default_stream(NullStream null_stream) { return *core::to_stream(nullptr, null_stream); }
 
 // A blocking copy synchronises: pending device printf output appears, and a fault in the
 // work it waited for is reported.

@@ -10,13 +10,13 @@
 
 #include "api/runtime/array_handle.h"
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/memory_commands.h"
 #include "core/strided_copy.h"
 #include "exec/device_runtime_model_calls.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 // The device runtime reads device code's cudaMemcpy3DParms through its own mirror of it.
 static_assert(sizeof(exec::devrt::Memcpy3DParms) == sizeof(cudaMemcpy3DParms));
@@ -37,7 +37,7 @@ bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && ki
 template <typename Description>
 cudaError_t submit(const Result<Description>& description, cudaStream_t handle, NullStream null_stream) {
   CUCPU_RETURN_IF_STICKY();
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!description) return runtime::record(description.error());
   if (core::is_empty(*description)) return cudaSuccess;

@@ -3,6 +3,7 @@
 
 #include <vector>
 
+#include "core/context.h"
 #include "core/device.h"
 #include "core/sticky_error.h"
 #include "core/stream_engine.h"
@@ -12,7 +13,6 @@ namespace {
 
 thread_local cudaError_t last_error = cudaSuccess;
 thread_local std::vector<CallConfiguration> call_configurations;
-thread_local int current_device_ordinal = 0;
 
 }  // namespace
 
@@ -70,8 +70,8 @@ cudaError_t sticky() {
   return error ? to_cuda_error(*error) : cudaSuccess;
 }
 
-int current_device() { return current_device_ordinal; }
-void set_current_device(int device) { current_device_ordinal = device; }
+int current_device() { return core::runtime_device(); }
+void set_current_device(int device) { core::set_runtime_device(device); }
 bool valid_device(int device) { return core::is_valid_device(device); }
 
 cudaError_t take_last_error() {

@@ -8,7 +8,7 @@
 #include <algorithm>
 
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/event.h"
 #include "core/memory_registry.h"
 #include "core/sticky_error.h"
@@ -16,7 +16,7 @@
 #include "exec/device_printf.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 namespace {
 
@@ -32,7 +32,7 @@ cudaError_t create(cudaStream_t* stream, unsigned flags, int priority) {
 
 // Resolves the handle into `stream`; an invalid one is cudaErrorInvalidResourceHandle.
 #define CUCPU_RESOLVE_STREAM(stream, handle, null_stream)                                  \
-  core::Stream* stream = runtime::to_stream(handle, null_stream);                          \
+  core::Stream* stream = core::to_stream(handle, null_stream);                          \
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle)
 
 cudaError_t get_priority(cudaStream_t handle, int* priority, NullStream null_stream) {
@@ -86,22 +86,8 @@ cudaError_t wait_event(cudaStream_t handle, cudaEvent_t event, unsigned flags, N
   CUCPU_RETURN_IF_STICKY();
   CUCPU_RESOLVE_STREAM(stream, handle, null_stream);
   if (!core::is_event(event)) return runtime::record(cudaErrorInvalidResourceHandle);
-  core::StreamEngine& engine = core::StreamEngine::instance();
-  auto* waited = reinterpret_cast<core::Event*>(event);
-  // An event recorded in a capture pulls this stream into the capture (fork and join).
-  if (core::CaptureMark mark = waited->capture_mark(); mark.session) {
-    engine.join_capture(*stream, mark);
-    return cudaSuccess;
-  }
-  // What the event stands for now; a never-recorded event is a wait for nothing, and so is
-  // work outside a capture for a capturing stream (it is done before the graph can run).
-  core::CompletionRef recorded = waited->completion();
-  if (!recorded || engine.is_capturing(*stream)) return cudaSuccess;
-  core::Command command;
-  command.kind = core::CommandKind::EventWait;
-  command.after.push_back(std::move(recorded));
-  auto queued = engine.enqueue(*stream, std::move(command));
-  return queued ? cudaSuccess : runtime::record(queued.error());
+  auto waited = core::wait_for_event(*stream, *reinterpret_cast<core::Event*>(event));
+  return waited ? cudaSuccess : runtime::record(waited.error());
 }
 
 cudaError_t launch_host_function(cudaStream_t handle, std::function<void()> function, NullStream null_stream) {

@@ -11,11 +11,11 @@
 
 #include "api/runtime/launch_attribute_checks.h"
 #include "api/runtime/runtime_state.h"
-#include "api/runtime/stream_handle.h"
+#include "core/stream_handle.h"
 #include "core/stream.h"
 
 using namespace cucpu;
-using runtime::NullStream;
+using core::NullStream;
 
 namespace {
 
@@ -23,7 +23,7 @@ std::mutex hints_mutex;  // guards every stream's hints
 
 cudaError_t set_attribute(cudaStream_t handle, cudaStreamAttrID attribute, const cudaStreamAttrValue* value,
                           NullStream null_stream) {
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!value) return runtime::record(cudaErrorInvalidValue);
   std::lock_guard lock(hints_mutex);
@@ -62,7 +62,7 @@ cudaError_t set_attribute(cudaStream_t handle, cudaStreamAttrID attribute, const
 
 cudaError_t get_attribute(cudaStream_t handle, cudaStreamAttrID attribute, cudaStreamAttrValue* value,
                           NullStream null_stream) {
-  core::Stream* stream = runtime::to_stream(handle, null_stream);
+  core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!value) return runtime::record(cudaErrorInvalidValue);
   std::lock_guard lock(hints_mutex);
@@ -93,8 +93,8 @@ cudaError_t get_attribute(cudaStream_t handle, cudaStreamAttrID attribute, cudaS
 }
 
 cudaError_t copy_attributes(cudaStream_t destination, cudaStream_t source, NullStream null_stream) {
-  core::Stream* to = runtime::to_stream(destination, null_stream);
-  core::Stream* from = runtime::to_stream(source, null_stream);
+  core::Stream* to = core::to_stream(destination, null_stream);
+  core::Stream* from = core::to_stream(source, null_stream);
   if (!to || !from) return runtime::record(cudaErrorInvalidResourceHandle);
   std::lock_guard lock(hints_mutex);
   to->hints = from->hints;

@@ -1,0 +1,183 @@
+// Launches and kernels (CUfunction: a core::Kernel of a loaded module): cuLaunchKernel
+// with kernelParams or the `extra` packed buffer, cooperative launches, host functions,
+// and the function attributes. The _ptsz forms are --default-stream per-thread's.
+#include <cuda.h>
+
+#include <cstring>
+#include <vector>
+
+#include "api/driver/driver_state.h"
+#include "core/function_attributes.h"
+#include "core/launch.h"
+#include "core/module_registry.h"
+#include "core/stream_engine.h"
+#include "core/stream_handle.h"
+
+using namespace cucpu;
+using core::NullStream;
+
+namespace {
+
+// `extra`: CU_LAUNCH_PARAM_BUFFER_POINTER, the packed parameters, laid out as the kernel's
+// parameter list (each at its aligned offset), and CU_LAUNCH_PARAM_BUFFER_SIZE.
+CUresult unpack_extra(void** extra, const jit::KernelInfo& info, std::vector<void*>* args) {
+  char* buffer = nullptr;
+  size_t* size = nullptr;
+  for (void** option = extra; *option != CU_LAUNCH_PARAM_END; option += 2) {
+    if (*option == CU_LAUNCH_PARAM_BUFFER_POINTER) {
+      buffer = static_cast<char*>(option[1]);
+    } else if (*option == CU_LAUNCH_PARAM_BUFFER_SIZE) {
+      size = static_cast<size_t*>(option[1]);
+    } else {
+      return CUDA_ERROR_INVALID_VALUE;
+    }
+  }
+  if (!info.params.empty() && (!buffer || !size || *size < info.param_bytes)) return CUDA_ERROR_INVALID_VALUE;
+  for (const jit::ParamSlot& slot : info.params) args->push_back(buffer + slot.offset);
+  return CUDA_SUCCESS;
+}
+
+CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                unsigned shared_bytes, CUstream handle, void** params, void** extra, bool cooperative,
+                NullStream null_stream) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  CUCPU_DRIVER_RETURN_IF_STICKY();
+  core::Kernel* kernel = driver::to_function(f);
+  // A module loaded through the driver belongs to the context it was loaded into.
+  if (!kernel || (kernel->module->context() && kernel->module->context() != context)) return CUDA_ERROR_INVALID_HANDLE;
+  core::Stream* stream = core::to_stream(handle, null_stream);
+  if (!stream) return CUDA_ERROR_INVALID_HANDLE;
+  if (params && extra) return CUDA_ERROR_INVALID_VALUE;
+  std::vector<void*> packed;
+  if (extra) {
+    auto info = core::modules().load_kernel(*kernel);
+    if (!info) return driver::to_cu_result(info.error());
+    if (CUresult bad = unpack_extra(extra, **info, &packed); bad != CUDA_SUCCESS) return bad;
+    params = packed.data();
+  }
+  core::LaunchRequest request{exec::Dim3{gx, gy, gz}, exec::Dim3{bx, by, bz}, shared_bytes, params, cooperative};
+  auto launched = core::launch_kernel(*kernel, request, *stream);
+  return launched ? CUDA_SUCCESS : driver::to_cu_result(launched.error());
+}
+
+CUresult launch_host_function(CUstream handle, CUhostFn fn, void* user_data, NullStream null_stream) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  CUCPU_DRIVER_RETURN_IF_STICKY();
+  if (!fn) return CUDA_ERROR_INVALID_VALUE;
+  core::Stream* stream = core::to_stream(handle, null_stream);
+  if (!stream) return CUDA_ERROR_INVALID_HANDLE;
+  core::Command command;
+  command.kind = core::CommandKind::HostFunction;
+  command.run = [fn, user_data] { fn(user_data); };
+  auto queued = core::StreamEngine::instance().enqueue(*stream, std::move(command));
+  return queued ? CUDA_SUCCESS : driver::to_cu_result(queued.error());
+}
+
+}  // namespace
+
+extern "C" {
+
+CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
+  return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
+                kernelParams, extra, false, NullStream::Legacy);
+}
+
+CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
+                                     unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
+                                     unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
+  return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
+                kernelParams, extra, false, NullStream::PerThread);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                           unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                           unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                           void** kernelParams) {
+  return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
+                kernelParams, nullptr, true, NullStream::Legacy);
+}
+
+CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
+                                                unsigned int gridDimZ, unsigned int blockDimX, unsigned int blockDimY,
+                                                unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
+                                                void** kernelParams) {
+  return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
+                kernelParams, nullptr, true, NullStream::PerThread);
+}
+
+CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData) {
+  return launch_host_function(hStream, fn, userData, NullStream::Legacy);
+}
+
+CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void* userData) {
+  return launch_host_function(hStream, fn, userData, NullStream::PerThread);
+}
+
+CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {
+  CUCPU_REQUIRE_INIT();
+  if (!pi) return CUDA_ERROR_INVALID_VALUE;
+  core::Kernel* kernel = driver::to_function(hfunc);
+  if (!kernel) return CUDA_ERROR_INVALID_HANDLE;
+  auto info = core::modules().load_kernel(*kernel);
+  if (!info) return driver::to_cu_result(info.error());
+  const exec::FunctionAttributes a = core::function_attributes(*kernel, **info);
+  switch (attrib) {
+    case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK: *pi = a.max_threads_per_block; break;
+    case CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES: *pi = static_cast<int>(a.shared_size_bytes); break;
+    case CU_FUNC_ATTRIBUTE_CONST_SIZE_BYTES: *pi = static_cast<int>(a.const_size_bytes); break;
+    case CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES: *pi = static_cast<int>(a.local_size_bytes); break;
+    case CU_FUNC_ATTRIBUTE_NUM_REGS: *pi = a.num_regs; break;
+    case CU_FUNC_ATTRIBUTE_PTX_VERSION: *pi = a.ptx_version; break;
+    case CU_FUNC_ATTRIBUTE_BINARY_VERSION: *pi = a.binary_version; break;
+    case CU_FUNC_ATTRIBUTE_CACHE_MODE_CA: *pi = a.cache_mode_ca; break;
+    case CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES: *pi = a.max_dynamic_shared_size_bytes; break;
+    case CU_FUNC_ATTRIBUTE_PREFERRED_SHARED_MEMORY_CARVEOUT: *pi = a.preferred_shmem_carveout; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SIZE_MUST_BE_SET: *pi = a.cluster_dim_must_be_set; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH: *pi = a.required_cluster_width; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT: *pi = a.required_cluster_height; break;
+    case CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH: *pi = a.required_cluster_depth; break;
+    case CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED: *pi = a.non_portable_cluster_size_allowed; break;
+    case CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: *pi = a.cluster_scheduling_policy_preference; break;
+    default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncSetAttribute(CUfunction hfunc, CUfunction_attribute attrib, int value) {
+  CUCPU_REQUIRE_INIT();
+  core::Kernel* kernel = driver::to_function(hfunc);
+  if (!kernel) return CUDA_ERROR_INVALID_HANDLE;
+  auto set = core::set_function_attribute(*kernel, attrib, value);
+  return set ? CUDA_SUCCESS : driver::to_cu_result(set.error());
+}
+
+CUresult CUDAAPI cuFuncSetCacheConfig(CUfunction hfunc, CUfunc_cache config) {
+  CUCPU_REQUIRE_INIT();
+  core::Kernel* kernel = driver::to_function(hfunc);
+  if (!kernel) return CUDA_ERROR_INVALID_HANDLE;
+  if (config < CU_FUNC_CACHE_PREFER_NONE || config > CU_FUNC_CACHE_PREFER_EQUAL) return CUDA_ERROR_INVALID_VALUE;
+  kernel->cache_config = config;  // the occupancy rules read it; numbered as cudaFuncCache
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncGetName(const char** name, CUfunction hfunc) {
+  CUCPU_REQUIRE_INIT();
+  if (!name) return CUDA_ERROR_INVALID_VALUE;
+  core::Kernel* kernel = driver::to_function(hfunc);
+  if (!kernel) return CUDA_ERROR_INVALID_HANDLE;
+  *name = kernel->device_name.c_str();
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuFuncGetModule(CUmodule* hmod, CUfunction hfunc) {
+  CUCPU_REQUIRE_INIT();
+  if (!hmod) return CUDA_ERROR_INVALID_VALUE;
+  core::Kernel* kernel = driver::to_function(hfunc);
+  if (!kernel) return CUDA_ERROR_INVALID_HANDLE;
+  *hmod = reinterpret_cast<CUmodule>(kernel->module);
+  return CUDA_SUCCESS;
+}
+
+}  // extern "C"
