@@ -31,7 +31,7 @@ void Context::set_flags(unsigned flags) {
 
 bool Context::alive() const {
   std::lock_guard lock(mutex_);
-  return primary_ ? retained_ > 0 : !destroyed_;
+  return primary_ || !destroyed_;
 }
 
 void Context::store(void* key, void* value, StorageDestructor destructor) {
@@ -109,6 +109,7 @@ int Contexts::retained(const Context& primary) const {
 }
 
 void Contexts::retain_for_runtime(Context& primary) {
+  if (primary.runtime_holds_.load(std::memory_order_acquire)) return;  // the common case, without the lock
   std::lock_guard lock(primary.mutex_);
   if (primary.runtime_holds_) return;
   primary.runtime_holds_ = true;

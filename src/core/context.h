@@ -7,6 +7,7 @@
 // contexts; the runtime API's current device is the device of the top one.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <map>
@@ -25,8 +26,9 @@ class Context {
   unsigned flags() const;
   void set_flags(unsigned flags);
 
-  // A created context lives until cuCtxDestroy; a primary one while retained (the runtime
-  // holds it from its first use on, as NVIDIA's runtime does).
+  // A created context lives until cuCtxDestroy. A primary one can always be made current
+  // and used (NVIDIA's static runtime makes it current before it retains it); whether it
+  // is retained (active) is Contexts::retained's answer.
   bool alive() const;
 
   // Context-local storage: a value per (context, key), with the function to call when the
@@ -52,7 +54,7 @@ class Context {
   mutable std::mutex mutex_;
   int retained_ = 0;        // primary: cuDevicePrimaryCtxRetain count, the runtime's included
   bool destroyed_ = false;  // created: cuCtxDestroy has run
-  bool runtime_holds_ = false;  // primary: the runtime's reference is among retained_
+  std::atomic<bool> runtime_holds_{false};  // primary: the runtime's reference is among retained_
   std::map<void*, Stored> storage_;
 };
 

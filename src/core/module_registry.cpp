@@ -260,12 +260,15 @@ Result<std::unique_ptr<FatbinModule>> module_of_image(const void* image, const s
 
 }  // namespace
 
-Result<FatbinModule*> ModuleRegistry::load_image(const void* image, std::string name, const void* context) {
+Result<FatbinModule*> ModuleRegistry::load_image(const void* image, std::string name, const void* context,
+                                                 Loading loading) {
   if (!image) return make_error(ErrorCode::InvalidValue, "no image");
   auto module = module_of_image(image, name);
   if (!module) return module.error();
   (*module)->set_context(context);
-  if (auto compiled = (*module)->load(); !compiled) return compiled.error();
+  (*module)->set_lazy(loading == Loading::Lazy);
+  if (loading == Loading::Now)
+    if (auto compiled = (*module)->load(); !compiled) return compiled.error();
   std::lock_guard lock(mutex_);
   FatbinModule* loaded = module->get();
   modules_.push_back(std::move(*module));
@@ -287,10 +290,12 @@ Result<void> ModuleRegistry::unload(FatbinModule* module) {
 }
 
 Result<Kernel*> ModuleRegistry::loaded_function(FatbinModule* module, const std::string& name) {
-  auto compiled = module->load();
-  if (!compiled) return compiled.error();
-  if (!(*compiled)->find_kernel(name))
-    return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("the module has no kernel {}", name));
+  if (!module->lazy()) {
+    auto compiled = module->load();
+    if (!compiled) return compiled.error();
+    if (!(*compiled)->find_kernel(name))
+      return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("the module has no kernel {}", name));
+  }
   std::lock_guard lock(mutex_);
   auto& kernel = loaded_kernels_[{module, name}];
   if (!kernel) {
@@ -302,12 +307,18 @@ Result<Kernel*> ModuleRegistry::loaded_function(FatbinModule* module, const std:
   return kernel.get();
 }
 
-Result<jit::GlobalInfo> ModuleRegistry::loaded_global(FatbinModule* module, const std::string& name) {
+Result<std::vector<std::string>> ModuleRegistry::loaded_kernel_names(FatbinModule* module) {
+  auto compiled = module->load();
+  if (!compiled) return compiled.error();
+  return (*compiled)->kernel_names();
+}
+
+Result<jit::GlobalInfo> ModuleRegistry::loaded_global(FatbinModule* module, const std::string& name, bool managed) {
   auto compiled = module->load();
   if (!compiled) return compiled.error();
   const jit::GlobalInfo* info = (*compiled)->find_global(name);
   if (!info) return make_error(ErrorCode::InvalidDeviceFunction, fmt::format("the module has no variable {}", name));
-  memory().add_external(info->address, info->size, MemoryKind::ModuleVariable);
+  memory().add_external(info->address, info->size, managed ? MemoryKind::Managed : MemoryKind::ModuleVariable);
   return *info;
 }
 

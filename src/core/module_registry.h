@@ -20,6 +20,10 @@ namespace cucpu::core {
 
 class FatbinModule;
 
+// Whether a driver API module is compiled when it is loaded (cuModuleLoadData: bad code is
+// the load's error) or at its first use (cuLibraryLoadData, the runtime's own fatbins).
+enum class Loading { Now, Lazy };
+
 // A kernel as the host knows it: the stub's address and the mangled device name.
 struct Kernel {
   FatbinModule* module = nullptr;
@@ -63,6 +67,9 @@ class FatbinModule {
   // for the program's registered modules, which every context shares.
   const void* context() const { return context_; }
   void set_context(const void* context) { context_ = context; }
+  // Loaded lazily: its kernels are looked up by name only when they run.
+  bool lazy() const { return lazy_; }
+  void set_lazy(bool lazy) { lazy_ = lazy; }
 
   // Compiles the module if not done yet; the result (or the error) is kept.
   Result<const jit::CompiledModule*> load();
@@ -83,6 +90,7 @@ class FatbinModule {
   std::vector<fatbin::Entry> entries_;
   std::string name_;
   const void* context_ = nullptr;
+  bool lazy_ = false;
   std::mutex mutex_;
   bool attempted_ = false;
   std::unique_ptr<jit::CompiledModule> compiled_;
@@ -111,10 +119,11 @@ class ModuleRegistry {
   // Loads a module and points its managed variables' host pointers at their storage.
   Result<void> initialize(FatbinModule* module);
 
-  // The driver API's modules (CUmodule, CUfunction): loaded from an image in memory (a
-  // fatbin, a fatbin wrapper, PTX text) and compiled at once, so that bad code is the
-  // load's error. `name` names the image in messages (a file name, "image").
-  Result<FatbinModule*> load_image(const void* image, std::string name, const void* context);
+  // The driver API's modules (CUmodule/CUlibrary, CUfunction/CUkernel): loaded from an
+  // image in memory (a fatbin, a fatbin wrapper, PTX text) into `context` (null: every
+  // context's). `name` names the image in messages (a file name, "image").
+  Result<FatbinModule*> load_image(const void* image, std::string name, const void* context,
+                                   Loading loading = Loading::Now);
   bool is_loaded(const void* handle);
   // Unloading makes the handles invalid; the code stays, for grids still running it.
   Result<void> unload(FatbinModule* module);
@@ -122,8 +131,11 @@ class ModuleRegistry {
   Result<Kernel*> loaded_function(FatbinModule* module, const std::string& name);
   // A kernel handle (CUfunction) of either API: a loaded module's or a registered one's.
   bool is_function(const void* handle);
-  // A variable of a loaded module (cuModuleGetGlobal): its storage becomes device memory.
-  Result<jit::GlobalInfo> loaded_global(FatbinModule* module, const std::string& name);
+  // A variable of a loaded module (cuModuleGetGlobal, cuLibraryGetManaged): its storage
+  // becomes device (or managed) memory.
+  Result<jit::GlobalInfo> loaded_global(FatbinModule* module, const std::string& name, bool managed = false);
+  // The names of a loaded module's kernels (compiling it if it was loaded lazily).
+  Result<std::vector<std::string>> loaded_kernel_names(FatbinModule* module);
 
  private:
   std::mutex mutex_;

@@ -1,6 +1,6 @@
 // cuGetProcAddress_v2 as the driver answers it: for every name the toolkit's stub libcuda.so
-// exports (driver_names.txt beside this file, `nm -D` of the stub, or argv[1]), each CUDA version of
-// `kVersions` and each flag (default, legacy stream, per-thread default stream), one line
+// exports (driver_names.txt beside this file, `nm -D` of the stub, or argv[1]), each CUDA
+// version 1000 ... 13000 (step 10) and each flag (default, legacy stream, per-thread default stream), one line
 //   name <TAB> version <TAB> flags <TAB> result <TAB> status <TAB> exported name
 // where the exported name is the libcuda.so.1 symbol whose address was handed out ("-" for
 // none, "?" for an address no exported name of the family has). Only lines that differ from
@@ -19,9 +19,9 @@
 
 namespace {
 
-const int kVersions[] = {3020, 4000, 5000, 6000, 6050, 7000, 8000, 9000, 9020, 10000, 10010, 10020, 11000, 11010,
-                         11020, 11030, 11040, 11060, 11070, 11080, 12000, 12010, 12020, 12030, 12040, 12050,
-                         12060, 12080, 12090, 13000};
+// Every CUDA version 1.0 ... 13.0 (1000 * major + 10 * minor: runtimes ask with their own
+// version, and with the version a name's ABI dates from, 2000 or 4010).
+constexpr int kFirstVersion = 1000, kVersionStep = 10;
 const char* kSuffixes[] = {"", "_v2", "_v3", "_v4", "_ptds", "_ptsz", "_v2_ptds", "_v2_ptsz", "_v3_ptds", "_v3_ptsz"};
 
 std::string family_of(std::string name) {
@@ -55,7 +55,7 @@ int main(int argc, char** argv) {
   for (const auto& [family, unused] : families) {
     for (int flags : {0, 1, 2}) {
       std::string previous;
-      for (int version : kVersions) {
+      for (int version = kFirstVersion; version <= driver_version; version += kVersionStep) {
         void* function = nullptr;
         CUdriverProcAddressQueryResult status = CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
         CUresult result = cuGetProcAddress_v2(family.c_str(), &function, version, flags, &status);

@@ -77,6 +77,7 @@ int main() {
   CUdeviceptr driver_memory = 0;
   CHECK(cuMemAlloc(&driver_memory, n * sizeof(int)));
   CHECK(cudaMemcpy(reinterpret_cast<void*>(driver_memory), data, n * sizeof(int), cudaMemcpyDeviceToDevice));
+  CHECK(cudaDeviceSynchronize());  // a device-to-device cudaMemcpy may return early; the stream does not wait for it
   triple<<<n / 256, 256, 0, stream>>>(reinterpret_cast<int*>(driver_memory), n);
   CHECK(cuStreamSynchronize(reinterpret_cast<CUstream>(stream)));
   CHECK(cuMemcpyDtoH(host.data(), driver_memory, n * sizeof(int)));

@@ -35,7 +35,7 @@ build_and_run_now() {
 }
 for src in "$root"/examples/*.cu; do
     name=$(basename "$src" .cu)
-    build_and_run "$src" "$name" $(sed -n 's|^// NVCC-FLAGS: ||p' "$src" | head -1) -cudart shared
+    build_and_run "$src" "$name" $(sed -n 's|^// NVCC-FLAGS: ||p' "$src" | head -1)
 done
 for src in "$here"/*.cu "$here"/lockstep/*.cu "$root"/tests/isa/*.cu; do
     [[ -f "$src" ]] || continue

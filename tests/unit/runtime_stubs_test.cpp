@@ -1,6 +1,7 @@
-// The generated entry points of libcudart.so.13: every function NVIDIA's library exports
-// that cucpu does not implement yet must load, return cudaErrorNotSupported (801), record
-// it as the last error, and name itself on stderr.
+// The generated entry points of libcudart.so.13 and libcuda.so.1: every function NVIDIA's
+// library exports that cucpu does not implement yet must load, return the API's "not
+// supported" code (cudaErrorNotSupported and CUDA_ERROR_NOT_SUPPORTED are both 801), and
+// name itself on stderr; the runtime's also records it as the last error.
 #include <dlfcn.h>
 #include <gtest/gtest.h>
 
@@ -12,8 +13,8 @@
 namespace {
 
 // The stub names, read from the generated source ("int NAME() { ...").
-std::vector<std::string> stub_names() {
-  std::ifstream source(CUCPU_RUNTIME_STUBS);
+std::vector<std::string> stub_names(const char* generated) {
+  std::ifstream source(generated);
   std::vector<std::string> names;
   std::regex stub(R"(^int (\w+)\(\) \{)");
   std::smatch match;
@@ -27,7 +28,7 @@ TEST(RuntimeStubs, EveryStubReturnsNotSupportedAndNamesItself) {
   ASSERT_NE(library, nullptr) << dlerror();
   auto get_last_error = reinterpret_cast<int (*)()>(dlsym(library, "cudaGetLastError"));
   ASSERT_NE(get_last_error, nullptr);
-  std::vector<std::string> names = stub_names();
+  std::vector<std::string> names = stub_names(CUCPU_RUNTIME_STUBS);
   ASSERT_FALSE(names.empty());
   for (const std::string& name : names) {
     auto stub = reinterpret_cast<int (*)()>(dlsym(library, name.c_str()));
@@ -39,6 +40,22 @@ TEST(RuntimeStubs, EveryStubReturnsNotSupportedAndNamesItself) {
     EXPECT_NE(said.find(name + " is not implemented yet"), std::string::npos) << name << ": " << said;
     EXPECT_EQ(get_last_error(), 801) << name;
     EXPECT_EQ(get_last_error(), 0) << name;  // reported once, then cleared
+  }
+}
+
+TEST(DriverStubs, EveryStubReturnsNotSupportedAndNamesItself) {
+  void* library = dlopen(CUCPU_LIBCUDA, RTLD_NOW | RTLD_LOCAL);
+  ASSERT_NE(library, nullptr) << dlerror();
+  std::vector<std::string> names = stub_names(CUCPU_DRIVER_STUBS);
+  ASSERT_FALSE(names.empty());
+  for (const std::string& name : names) {
+    auto stub = reinterpret_cast<int (*)()>(dlsym(library, name.c_str()));
+    ASSERT_NE(stub, nullptr) << name << " is not exported";
+    testing::internal::CaptureStderr();
+    int result = stub();
+    std::string said = testing::internal::GetCapturedStderr();
+    EXPECT_EQ(result, 801) << name;  // CUDA_ERROR_NOT_SUPPORTED
+    EXPECT_NE(said.find(name + " is not implemented yet"), std::string::npos) << name << ": " << said;
   }
 }
 

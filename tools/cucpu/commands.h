@@ -25,7 +25,4 @@ struct PtxOptions {
 };
 int check_ptx_files(const PtxOptions& options);
 
-// The DT_NEEDED entries of an ELF file; empty if it is not a dynamically linked ELF.
-std::vector<std::string> elf_needed_libraries(const std::string& path);
-
 }  // namespace cucpu::tool

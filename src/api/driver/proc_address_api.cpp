@@ -13,6 +13,7 @@
 #include <tuple>
 
 #include "api/driver/driver_state.h"
+#include "support/log.h"
 
 namespace {
 
@@ -73,6 +74,8 @@ CUresult CUDAAPI cuGetProcAddress_v2(const char* symbol, void** pfn, int cudaVer
   if (CUresult bad = check(symbol, pfn, cudaVersion, flags); bad != CUDA_SUCCESS) return bad;
   *pfn = nullptr;
   const Found found = look_up(symbol, cudaVersion, static_cast<int>(flags), pfn);
+  cucpu::log::debug(cucpu::log::Category::Api, "cuGetProcAddress_v2({}, {}, {}): {}", symbol, cudaVersion, flags,
+                    found == Found::Yes ? "found" : found == Found::NotFound ? "not found" : "version not sufficient");
   if (symbolStatus) {
     *symbolStatus = found == Found::Yes                    ? CU_GET_PROC_ADDRESS_SUCCESS
                     : found == Found::VersionNotSufficient ? CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT
@@ -89,15 +92,6 @@ CUresult CUDAAPI cuGetProcAddress(const char* symbol, void** pfn, int cudaVersio
   if (look_up(symbol, cudaVersion, static_cast<int>(flags), &function) != Found::Yes) return CUDA_ERROR_NOT_FOUND;
   *pfn = function;
   return CUDA_SUCCESS;
-}
-
-// The private tables NVIDIA's runtime asks its driver for: none yet, each is an unknown
-// UUID (CUDA_ERROR_INVALID_VALUE and a null table, as the driver answers one).
-CUresult CUDAAPI cuGetExportTable(const void** ppExportTable, const CUuuid* pExportTableId) {
-  if (!ppExportTable) return CUDA_ERROR_INVALID_VALUE;
-  *ppExportTable = nullptr;
-  (void)pExportTableId;
-  return CUDA_ERROR_INVALID_VALUE;
 }
 
 }  // extern "C"

@@ -66,6 +66,9 @@ cudaError_t sticky() {
   // A stream's host function may not call CUDA (Programming Guide "Host Functions"):
   // refusing here also keeps it from waiting on its own stream.
   if (core::in_host_function()) return cudaErrorNotPermitted;
+  // The runtime's first call that touches the device (cudaFree(0) is the idiom) makes the
+  // device's primary context current, which the driver API then sees.
+  core::runtime_device();
   auto error = core::sticky_error();
   return error ? to_cuda_error(*error) : cudaSuccess;
 }

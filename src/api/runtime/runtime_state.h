@@ -18,6 +18,7 @@ cudaError_t record(const Error& error);
 
 // The sticky device error, if the device is broken (see core/sticky_error.h), else success;
 // cudaErrorNotPermitted inside a stream's host function, where CUDA calls are not allowed.
+// Makes the current device's primary context current where the thread has no context.
 // Entry points that touch the device start with CUCPU_RETURN_IF_STICKY().
 cudaError_t sticky();
 
