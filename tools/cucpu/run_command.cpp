@@ -16,11 +16,13 @@
 namespace cucpu::tool {
 namespace {
 
-// cucpu lives in <prefix>/bin, the libraries in <prefix>/lib.
+// cucpu lives in <prefix>/bin, the libraries in <prefix>/lib (the build tree) or in
+// <prefix>/<the install's library directory> (cmake --install, the Debian package).
 std::filesystem::path library_directory() {
   std::error_code error;
-  auto self = std::filesystem::read_symlink("/proc/self/exe", error);
-  return self.parent_path().parent_path() / "lib";
+  auto prefix = std::filesystem::read_symlink("/proc/self/exe", error).parent_path().parent_path();
+  if (std::filesystem::exists(prefix / "lib" / "libcuda.so.1")) return prefix / "lib";
+  return prefix / CUCPU_INSTALL_LIBDIR;
 }
 
 }  // namespace

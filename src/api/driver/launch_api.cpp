@@ -1,5 +1,6 @@
 // Launches and kernels (CUfunction: a core::Kernel of a loaded module): cuLaunchKernel
-// with kernelParams or the `extra` packed buffer, cooperative launches, host functions,
+// with kernelParams or the `extra` packed buffer, cuLaunchKernelEx (cooperative and cluster
+// attributes; the others are hints), cooperative launches, host functions,
 // and the function attributes. The _ptsz forms are --default-stream per-thread's.
 #include <cuda.h>
 
@@ -37,8 +38,15 @@ CUresult unpack_extra(void** extra, const jit::KernelInfo& info, std::vector<voi
   return CUDA_SUCCESS;
 }
 
+// What cuLaunchKernelEx's attributes change about a launch (the others are hints).
+struct LaunchOptions {
+  bool cooperative = false;
+  exec::Dim3 cluster{};
+  bool explicit_cluster = false;
+};
+
 CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
-                unsigned shared_bytes, CUstream handle, void** params, void** extra, bool cooperative,
+                unsigned shared_bytes, CUstream handle, void** params, void** extra, const LaunchOptions& options,
                 NullStream null_stream) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
@@ -55,9 +63,29 @@ CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx
     if (CUresult bad = unpack_extra(extra, **info, &packed); bad != CUDA_SUCCESS) return bad;
     params = packed.data();
   }
-  core::LaunchRequest request{exec::Dim3{gx, gy, gz}, exec::Dim3{bx, by, bz}, shared_bytes, params, cooperative};
+  core::LaunchRequest request{exec::Dim3{gx, gy, gz}, exec::Dim3{bx, by, bz}, shared_bytes, params,
+                              options.cooperative, options.cluster, options.explicit_cluster};
   auto launched = core::launch_kernel(*kernel, request, *stream);
   return launched ? CUDA_SUCCESS : driver::to_cu_result(launched.error());
+}
+
+CUresult launch_ex(const CUlaunchConfig* config, CUfunction f, void** params, void** extra, NullStream null_stream) {
+  if (!config || (config->numAttrs > 0 && !config->attrs)) return CUDA_ERROR_INVALID_VALUE;
+  LaunchOptions options;
+  for (unsigned i = 0; i < config->numAttrs; ++i) {
+    const CUlaunchAttribute& attribute = config->attrs[i];
+    switch (attribute.id) {
+      case CU_LAUNCH_ATTRIBUTE_COOPERATIVE: options.cooperative = attribute.value.cooperative != 0; break;
+      case CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION:
+        options.cluster = exec::Dim3{attribute.value.clusterDim.x, attribute.value.clusterDim.y,
+                                     attribute.value.clusterDim.z};
+        options.explicit_cluster = true;
+        break;
+      default: break;  // priorities, access policies, sync domains: hints a CPU has no use for
+    }
+  }
+  return launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,
+                config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra, options, null_stream);
 }
 
 CUresult launch_host_function(CUstream handle, CUhostFn fn, void* user_data, NullStream null_stream) {
@@ -81,14 +109,14 @@ CUresult CUDAAPI cuLaunchKernel(CUfunction f, unsigned int gridDimX, unsigned in
                                 unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                 unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
   return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                kernelParams, extra, false, NullStream::Legacy);
+                kernelParams, extra, {}, NullStream::Legacy);
 }
 
 CUresult CUDAAPI cuLaunchKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY, unsigned int gridDimZ,
                                      unsigned int blockDimX, unsigned int blockDimY, unsigned int blockDimZ,
                                      unsigned int sharedMemBytes, CUstream hStream, void** kernelParams, void** extra) {
   return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                kernelParams, extra, false, NullStream::PerThread);
+                kernelParams, extra, {}, NullStream::PerThread);
 }
 
 CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
@@ -96,7 +124,7 @@ CUresult CUDAAPI cuLaunchCooperativeKernel(CUfunction f, unsigned int gridDimX, 
                                            unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                            void** kernelParams) {
   return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                kernelParams, nullptr, true, NullStream::Legacy);
+                kernelParams, nullptr, LaunchOptions{true}, NullStream::Legacy);
 }
 
 CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridDimX, unsigned int gridDimY,
@@ -104,7 +132,15 @@ CUresult CUDAAPI cuLaunchCooperativeKernel_ptsz(CUfunction f, unsigned int gridD
                                                 unsigned int blockDimZ, unsigned int sharedMemBytes, CUstream hStream,
                                                 void** kernelParams) {
   return launch(f, gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes, hStream,
-                kernelParams, nullptr, true, NullStream::PerThread);
+                kernelParams, nullptr, LaunchOptions{true}, NullStream::PerThread);
+}
+
+CUresult CUDAAPI cuLaunchKernelEx(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra) {
+  return launch_ex(config, f, kernelParams, extra, NullStream::Legacy);
+}
+
+CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction f, void** kernelParams, void** extra) {
+  return launch_ex(config, f, kernelParams, extra, NullStream::PerThread);
 }
 
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData) {

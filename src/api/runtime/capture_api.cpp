@@ -11,6 +11,7 @@
 #include "api/runtime/runtime_state.h"
 #include "core/stream_handle.h"
 #include "core/graph.h"
+#include "core/stream_capture.h"
 #include "core/stream_engine.h"
 
 using namespace cucpu;
@@ -47,36 +48,22 @@ cudaError_t begin(cudaStream_t handle, cudaStreamCaptureMode mode, NullStream nu
   CUCPU_RETURN_IF_STICKY();
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
-  core::Graph* graph = existing ? reinterpret_cast<core::Graph*>(existing) : core::create_graph();
   std::vector<core::GraphNode*> tips;
-  for (size_t i = 0; i < dependency_count; ++i) {
-    if (!graph->contains(to_node(dependencies[i]))) return runtime::record(cudaErrorInvalidValue);
-    tips.push_back(to_node(dependencies[i]));
-  }
-  if (auto begun = core::StreamEngine::instance().begin_capture(*stream, *graph, *capture_mode, std::move(tips),
-                                                                existing != nullptr);
-      !begun) {
-    if (!existing) core::destroy_graph(graph);
-    return runtime::record(begun.error());
-  }
-  return cudaSuccess;
+  for (size_t i = 0; i < dependency_count; ++i) tips.push_back(to_node(dependencies[i]));
+  auto begun = core::begin_stream_capture(*stream, *capture_mode, reinterpret_cast<core::Graph*>(existing),
+                                          std::move(tips));
+  return begun ? cudaSuccess : runtime::record(begun.error());
 }
 
 cudaError_t end(cudaStream_t handle, cudaGraph_t* graph, NullStream null_stream) {
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
-  // The graph may be left out only where the capture went into a graph the caller has.
-  const core::CaptureMark mark = core::StreamEngine::instance().capture_of(*stream);
-  if (!graph && !(mark.session && mark.session->into_existing_graph)) return runtime::record(cudaErrorInvalidValue);
-  auto ended = core::StreamEngine::instance().end_capture(*stream);
+  auto ended = core::end_stream_capture(*stream, graph != nullptr);
   if (!ended) {
-    // An invalidated capture is over: its graph goes, unless it is the caller's.
-    if (ended.error().code == ErrorCode::StreamCaptureInvalidated && !mark.session->into_existing_graph)
-      core::destroy_graph(mark.session->graph);
     if (graph && ended.error().code == ErrorCode::StreamCaptureInvalidated) *graph = nullptr;
     return runtime::record(ended.error());
   }
-  if (graph) *graph = reinterpret_cast<cudaGraph_t>((*ended)->graph);
+  if (graph) *graph = reinterpret_cast<cudaGraph_t>(*ended);
   return cudaSuccess;
 }
 

@@ -16,6 +16,7 @@
 #include "api/runtime/runtime_state.h"
 #include "core/stream_handle.h"
 #include "core/graph.h"
+#include "core/stream_capture.h"
 #include "core/launch.h"
 #include "core/memory_registry.h"
 #include "core/stream_engine.h"
@@ -253,10 +254,9 @@ cudaError_t CUDARTAPI cudaGraphInstantiateWithFlags(cudaGraphExec_t* pGraphExec,
     return runtime::record(cudaErrorNotSupported);
   }
   if (flags & ~kHostFlags) return runtime::record(cudaErrorInvalidValue);
-  auto exec = core::GraphExec::instantiate(*found);
+  auto exec = core::instantiate_graph(*found, flags & cudaGraphInstantiateFlagAutoFreeOnLaunch);
   if (!exec) return runtime::record(exec.error());
-  (*exec)->set_auto_free_on_launch(flags & cudaGraphInstantiateFlagAutoFreeOnLaunch);
-  *pGraphExec = reinterpret_cast<cudaGraphExec_t>(core::keep_graph_exec(std::move(*exec)));
+  *pGraphExec = reinterpret_cast<cudaGraphExec_t>(*exec);
   return cudaSuccess;
 }
 
@@ -302,18 +302,8 @@ cudaError_t launch_graph(cudaGraphExec_t exec, cudaStream_t handle, NullStream n
   if (!graph_exec) return runtime::record(cudaErrorInvalidValue);
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return runtime::record(cudaErrorInvalidResourceHandle);
-  if (graph_exec->allocations_outstanding()) {
-    std::fprintf(stderr,
-                 "cucpu: cudaGraphLaunch: the graph's memory allocated by its last launch is not freed yet "
-                 "(free it, or instantiate with cudaGraphInstantiateFlagAutoFreeOnLaunch)\n");
-    return runtime::record(cudaErrorInvalidValue);
-  }
-  core::Command command = graph_exec->launch_command(stream->id());
-  const core::CompletionRef done = command.done;
-  auto queued = core::StreamEngine::instance().enqueue(*stream, std::move(command));
-  if (queued) return cudaSuccess;
-  done->mark_done();  // never queued: the exec's next launch must not wait for it
-  return runtime::record(queued.error());
+  auto launched = core::launch_graph(*graph_exec, *stream);
+  return launched ? cudaSuccess : runtime::record(launched.error());
 }
 
 // Nothing to upload: the device's memory is the host's.

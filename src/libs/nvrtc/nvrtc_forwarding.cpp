@@ -6,12 +6,11 @@
 #include <dlfcn.h>
 #include <nvrtc.h>
 
-#include <cstdio>
-#include <cstdlib>
-#include <string>
-#include <vector>
+#include "libs/forwarding/nvidia_library.h"
 
 namespace {
+
+namespace libs = cucpu::libs;
 
 constexpr const char* kForwarded[] = {
 #define FORWARDED(name) name,
@@ -21,31 +20,9 @@ constexpr size_t kSlots = sizeof kForwarded / sizeof kForwarded[0];
 
 nvrtcResult missing_library() { return NVRTC_ERROR_INTERNAL_ERROR; }
 
-// NVIDIA's libnvrtc.so.13: CUCPU_NVRTC if set, else the toolkit's (CUDA_PATH, CUDA_HOME,
-// /usr/local/cuda). Never this library itself.
-void* open_nvidia_nvrtc() {
-  std::vector<std::string> candidates;
-  if (const char* path = std::getenv("CUCPU_NVRTC")) candidates.push_back(path);
-  for (const char* variable : {"CUDA_PATH", "CUDA_HOME"})
-    if (const char* root = std::getenv(variable)) candidates.push_back(std::string(root) + "/lib64/libnvrtc.so.13");
-  candidates.push_back("/usr/local/cuda/lib64/libnvrtc.so.13");
-  candidates.push_back("/usr/local/cuda/targets/x86_64-linux/lib/libnvrtc.so.13");
-  Dl_info self{};
-  dladdr(reinterpret_cast<void*>(&missing_library), &self);
-  for (const std::string& candidate : candidates) {
-    void* library = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (!library) continue;
-    Dl_info found{};
-    if (dladdr(dlsym(library, "nvrtcVersion"), &found) && found.dli_fbase != self.dli_fbase) return library;
-    dlclose(library);
-  }
-  std::fprintf(stderr, "cucpu: NVIDIA's libnvrtc.so.13 was not found (set CUCPU_NVRTC to its path); "
-                       "NVRTC calls return NVRTC_ERROR_INTERNAL_ERROR\n");
-  return nullptr;
-}
-
 void* nvidia_nvrtc() {
-  static void* library = open_nvidia_nvrtc();
+  static void* library = libs::open_nvidia_library("libnvrtc.so.13", "CUCPU_NVRTC", "nvrtcVersion",
+                                                   reinterpret_cast<const void*>(&missing_library));
   return library;
 }
 
@@ -62,10 +39,8 @@ extern "C" __attribute__((visibility("hidden"))) void* cucpu_nvrtc_functions[kSl
 void* cucpu_nvrtc_functions[kSlots];
 
 __attribute__((constructor)) static void resolve_nvidia_functions() {
-  for (size_t slot = 0; slot < kSlots; ++slot) {
-    void* function = nvidia<void*>(kForwarded[slot]);
-    cucpu_nvrtc_functions[slot] = function ? function : reinterpret_cast<void*>(&missing_library);
-  }
+  libs::fill_forwarding_table(cucpu_nvrtc_functions, kForwarded, kSlots, nvidia_nvrtc(),
+                              reinterpret_cast<void*>(&missing_library));
 }
 
 extern "C" {
