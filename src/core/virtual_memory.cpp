@@ -102,15 +102,20 @@ Result<PhysicalProperties> VirtualMemory::properties(uint64_t handle) {
   return found->second.properties;
 }
 
-Result<uint64_t> VirtualMemory::retain(const void* address) {
-  std::lock_guard lock(mutex_);
+const VirtualMemory::Mapping* VirtualMemory::mapping_at_locked(const void* address) const {
   const auto at = reinterpret_cast<uintptr_t>(address);
   auto mapping = mappings_.upper_bound(at);
-  if (mapping == mappings_.begin()) return invalid("no allocation is mapped there");
+  if (mapping == mappings_.begin()) return nullptr;
   --mapping;
-  if (at >= mapping->first + mapping->second.size) return invalid("no allocation is mapped there");
-  ++physical_.at(mapping->second.handle).references;
-  return mapping->second.handle;
+  return at < mapping->first + mapping->second.size ? &mapping->second : nullptr;
+}
+
+Result<uint64_t> VirtualMemory::retain(const void* address) {
+  std::lock_guard lock(mutex_);
+  const Mapping* mapping = mapping_at_locked(address);
+  if (!mapping) return invalid("no allocation is mapped there");
+  ++physical_.at(mapping->handle).references;
+  return mapping->handle;
 }
 
 Result<int> VirtualMemory::export_descriptor(uint64_t handle) {
@@ -203,12 +208,9 @@ Result<void> VirtualMemory::set_access(void* address, size_t size, Access access
 
 Result<Access> VirtualMemory::access(const void* address) {
   std::lock_guard lock(mutex_);
-  const auto at = reinterpret_cast<uintptr_t>(address);
-  auto mapping = mappings_.upper_bound(at);
-  if (mapping == mappings_.begin()) return invalid("no allocation is mapped there");
-  --mapping;
-  if (at >= mapping->first + mapping->second.size) return invalid("no allocation is mapped there");
-  return mapping->second.access;
+  const Mapping* mapping = mapping_at_locked(address);
+  if (!mapping) return invalid("no allocation is mapped there");
+  return mapping->access;
 }
 
 }  // namespace cucpu::core

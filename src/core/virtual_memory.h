@@ -65,6 +65,8 @@ class VirtualMemory {
   // The mappings inside [begin, end); InvalidValue if one sticks out of it or none is there.
   Result<void> for_mappings_locked(uintptr_t begin, uintptr_t end, const auto& visit);
   void drop_reference_locked(uint64_t handle);
+  // The mapping holding `address`, or null.
+  const Mapping* mapping_at_locked(const void* address) const;
   bool reserved_locked(uintptr_t begin, uintptr_t end) const;
 
   std::mutex mutex_;

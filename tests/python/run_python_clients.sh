@@ -9,6 +9,7 @@ cucpu=$1
 venv=${2:-${XDG_CACHE_HOME:-$HOME/.cache}/cucpu-python-clients}
 here=$(cd "$(dirname "$0")" && pwd)
 export CUDA_HOME=${CUDA_HOME:-/usr/local/cuda}
+export NUMBA_CUDA_LOW_OCCUPANCY_WARNINGS=0  # small test grids are the point here
 if [[ ! -x "$venv/bin/python" ]]; then
     python3 -m venv "$venv" || exit 77
 fi

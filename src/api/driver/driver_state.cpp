@@ -83,4 +83,16 @@ core::Kernel* to_function(CUfunction handle) {
   return handle && core::modules().is_function(handle) ? reinterpret_cast<core::Kernel*>(handle) : nullptr;
 }
 
+CUresult not_found_or(const Error& error) {
+  return error.code == ErrorCode::InvalidDeviceFunction ? CUDA_ERROR_NOT_FOUND : to_cu_result(error);
+}
+
+CUresult module_global(core::FatbinModule* module, const char* name, bool managed, CUdeviceptr* dptr, size_t* bytes) {
+  auto global = core::modules().loaded_global(module, name, managed);
+  if (!global) return not_found_or(global.error());
+  if (dptr) *dptr = reinterpret_cast<CUdeviceptr>(global->address);
+  if (bytes) *bytes = global->size;
+  return CUDA_SUCCESS;
+}
+
 }  // namespace cucpu::driver

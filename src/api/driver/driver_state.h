@@ -32,6 +32,13 @@ CUresult given_or_current_context(CUcontext handle, core::Context** context);
 // A kernel handle (CUfunction) of a loaded module or a registered kernel, else null.
 core::Kernel* to_function(CUfunction handle);
 
+// A name a module lacks (core's InvalidDeviceFunction) is CUDA_ERROR_NOT_FOUND; other errors map as usual.
+CUresult not_found_or(const Error& error);
+
+// cuModuleGetGlobal/cuLibraryGetGlobal/cuLibraryGetManaged: a variable of a loaded module
+// (its address and size where asked), CUDA_ERROR_NOT_FOUND for a name it lacks.
+CUresult module_global(core::FatbinModule* module, const char* name, bool managed, CUdeviceptr* dptr, size_t* bytes);
+
 }  // namespace cucpu::driver
 
 // Entry points that need cuInit start with this.

@@ -22,10 +22,6 @@ core::FatbinModule* to_library(CUlibrary handle) {
   return handle && modules().is_loaded(handle) ? reinterpret_cast<core::FatbinModule*>(handle) : nullptr;
 }
 
-CUresult not_found_or(const Error& error) {
-  return error.code == ErrorCode::InvalidDeviceFunction ? CUDA_ERROR_NOT_FOUND : driver::to_cu_result(error);
-}
-
 }  // namespace
 
 extern "C" {
@@ -60,7 +56,7 @@ CUresult CUDAAPI cuLibraryGetKernel(CUkernel* pKernel, CUlibrary library, const 
   core::FatbinModule* module = to_library(library);
   if (!module) return CUDA_ERROR_INVALID_HANDLE;
   auto kernel = modules().loaded_function(module, name);
-  if (!kernel) return not_found_or(kernel.error());
+  if (!kernel) return driver::not_found_or(kernel.error());
   *pKernel = reinterpret_cast<CUkernel>(*kernel);
   return CUDA_SUCCESS;
 }
@@ -122,11 +118,7 @@ CUresult CUDAAPI cuLibraryGetGlobal(CUdeviceptr* dptr, size_t* bytes, CUlibrary 
   if (!name) return CUDA_ERROR_INVALID_VALUE;
   core::FatbinModule* module = to_library(library);
   if (!module) return CUDA_ERROR_INVALID_HANDLE;
-  auto global = modules().loaded_global(module, name);
-  if (!global) return not_found_or(global.error());
-  if (dptr) *dptr = reinterpret_cast<CUdeviceptr>(global->address);
-  if (bytes) *bytes = global->size;
-  return CUDA_SUCCESS;
+  return driver::module_global(module, name, false, dptr, bytes);
 }
 
 CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary library, const char* name) {
@@ -134,11 +126,7 @@ CUresult CUDAAPI cuLibraryGetManaged(CUdeviceptr* dptr, size_t* bytes, CUlibrary
   if (!name) return CUDA_ERROR_INVALID_VALUE;
   core::FatbinModule* module = to_library(library);
   if (!module) return CUDA_ERROR_INVALID_HANDLE;
-  auto global = modules().loaded_global(module, name, true);
-  if (!global) return not_found_or(global.error());
-  if (dptr) *dptr = reinterpret_cast<CUdeviceptr>(global->address);
-  if (bytes) *bytes = global->size;
-  return CUDA_SUCCESS;
+  return driver::module_global(module, name, true, dptr, bytes);
 }
 
 // Kernel attributes are the same for every device (they are one engine).

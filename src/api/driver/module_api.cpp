@@ -92,9 +92,7 @@ CUresult CUDAAPI cuModuleGetFunction(CUfunction* hfunc, CUmodule hmod, const cha
   core::FatbinModule* module = to_module(hmod);
   if (!module) return CUDA_ERROR_INVALID_HANDLE;
   auto kernel = modules().loaded_function(module, name);
-  if (!kernel)
-    return kernel.error().code == ErrorCode::InvalidDeviceFunction ? CUDA_ERROR_NOT_FOUND
-                                                                    : driver::to_cu_result(kernel.error());
+  if (!kernel) return driver::not_found_or(kernel.error());
   *hfunc = reinterpret_cast<CUfunction>(*kernel);
   return CUDA_SUCCESS;
 }
@@ -104,13 +102,7 @@ CUresult CUDAAPI cuModuleGetGlobal_v2(CUdeviceptr* dptr, size_t* bytes, CUmodule
   if (!name) return CUDA_ERROR_INVALID_VALUE;
   core::FatbinModule* module = to_module(hmod);
   if (!module) return CUDA_ERROR_INVALID_HANDLE;
-  auto global = modules().loaded_global(module, name);
-  if (!global)
-    return global.error().code == ErrorCode::InvalidDeviceFunction ? CUDA_ERROR_NOT_FOUND
-                                                                    : driver::to_cu_result(global.error());
-  if (dptr) *dptr = reinterpret_cast<CUdeviceptr>(global->address);
-  if (bytes) *bytes = global->size;
-  return CUDA_SUCCESS;
+  return driver::module_global(module, name, false, dptr, bytes);
 }
 
 // The CUDA 3.1 ABI: 32-bit pointer and size.

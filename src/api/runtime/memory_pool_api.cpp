@@ -13,8 +13,10 @@
 #include "core/stream_handle.h"
 #include "core/graph_memory.h"
 #include "core/memory_pool.h"
+#include "core/memory_pool_attributes.h"
 #include "core/memory_registry.h"
 #include "core/stream_engine.h"
+#include "core/stream_ordered_memory.h"
 
 using namespace cucpu;
 using core::NullStream;
@@ -63,17 +65,9 @@ cudaError_t allocate(void** pointer, size_t size, core::PoolRef pool, cudaStream
     return cudaSuccess;
   }
   if (engine.is_capturing(*stream)) return capture_allocation(*stream, *pool, size, pointer);
-  auto block = pool->allocate(size, stream->id());
-  if (!block) return runtime::record(cudaErrorMemoryAllocation);
-  if (block->wait_for) {
-    // The block was freed on another stream and that free is still pending: this stream
-    // waits for it (cudaMemPoolReuseAllowInternalDependencies).
-    core::Command wait;
-    wait.kind = core::CommandKind::EventWait;
-    wait.after.push_back(block->wait_for);
-    if (auto queued = engine.enqueue(*stream, std::move(wait)); !queued) return runtime::record(queued.error());
-  }
-  *pointer = block->pointer;
+  auto block = core::allocate_in_stream_order(*stream, *pool, size);
+  if (!block) return runtime::record(block.error());
+  *pointer = *block;
   return cudaSuccess;
 }
 
@@ -86,26 +80,8 @@ cudaError_t free_async(void* pointer, cudaStream_t handle, NullStream null_strea
   // Captured, only a graph allocation can be freed (H200: other memory is
   // cudaErrorInvalidValue, and the capture goes on).
   if (engine.is_capturing(*stream)) return capture_memory_node(*stream, nullptr, nullptr, pointer);
-  core::Command command;
-  command.kind = core::CommandKind::Set;  // touches memory: a broken device skips it like a set
-  if (core::PoolRef pool = core::pool_of(pointer)) {
-    if (auto freed = pool->free(pointer, stream->id(), command.done); !freed) return runtime::record(freed.error());
-    command.run = [pool, freed = command.done] { pool->reached(freed); };
-  } else if (auto graph_allocation = core::find_graph_allocation(pointer)) {
-    if (!core::graph_allocation_live(*graph_allocation)) return runtime::record(cudaErrorInvalidValue);
-    // A graph's allocation: its memory is kept for graphs, reusable in stream order.
-    core::free_graph_allocation(*graph_allocation, stream->id(), command.done);
-    command.run = [graph_allocation] { graph_allocation->release_pages(); };
-  } else {
-    // cudaMalloc memory may be freed in stream order too: released when the stream gets there.
-    auto allocation = core::memory().find(pointer);
-    if (!allocation || allocation->kind != core::MemoryKind::Device ||
-        allocation->base != reinterpret_cast<uintptr_t>(pointer))
-      return runtime::record(cudaErrorInvalidValue);
-    command.run = [pointer] { (void)core::memory().release(pointer, {core::MemoryKind::Device}); };
-  }
-  auto queued = engine.enqueue(*stream, std::move(command));
-  return queued ? cudaSuccess : runtime::record(queued.error());
+  auto freed = core::free_in_stream_order(*stream, pointer);
+  return freed ? cudaSuccess : runtime::record(freed.error());
 }
 
 core::PoolRef pool_of_handle(cudaMemPool_t handle) { return core::find_pool(handle); }
@@ -192,78 +168,19 @@ cudaError_t CUDARTAPI cudaMemPoolTrimTo(cudaMemPool_t memPool, size_t minBytesTo
   return cudaSuccess;
 }
 
-// The reuse policies are ints, the sizes cuuint64_t; the high watermarks can only be
-// set to 0, which resets them (cuda_runtime_api.h, cudaMemPoolSetAttribute).
+// The attributes' values are core's to read and check (core/memory_pool_attributes.h).
 cudaError_t CUDARTAPI cudaMemPoolSetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value) {
   core::PoolRef pool = pool_of_handle(memPool);
   if (!pool || !value) return runtime::record(cudaErrorInvalidValue);
-  core::ReusePolicy policy = pool->reuse_policy();
-  const int flag = *static_cast<const int*>(value);
-  const uint64_t bytes = attr >= cudaMemPoolAttrReleaseThreshold ? *static_cast<const uint64_t*>(value) : 0;
-  switch (attr) {
-    case cudaMemPoolReuseFollowEventDependencies:
-      policy.follow_event_dependencies = flag != 0;
-      break;
-    case cudaMemPoolReuseAllowOpportunistic:
-      policy.allow_opportunistic = flag != 0;
-      break;
-    case cudaMemPoolReuseAllowInternalDependencies:
-      policy.allow_internal_dependencies = flag != 0;
-      break;
-    case cudaMemPoolAttrReleaseThreshold:
-      pool->set_release_threshold(bytes);
-      return cudaSuccess;
-    case cudaMemPoolAttrReservedMemHigh:
-      if (bytes != 0) return runtime::record(cudaErrorInvalidValue);
-      pool->reset_reserved_high();
-      return cudaSuccess;
-    case cudaMemPoolAttrUsedMemHigh:
-      if (bytes != 0) return runtime::record(cudaErrorInvalidValue);
-      pool->reset_used_high();
-      return cudaSuccess;
-    default:
-      return runtime::record(cudaErrorInvalidValue);  // the current sizes are read-only
-  }
-  pool->set_reuse_policy(policy);
-  return cudaSuccess;
+  auto set = core::set_pool_attribute(*pool, attr, value);
+  return set ? cudaSuccess : runtime::record(set.error());
 }
 
 cudaError_t CUDARTAPI cudaMemPoolGetAttribute(cudaMemPool_t memPool, cudaMemPoolAttr attr, void* value) {
   core::PoolRef pool = pool_of_handle(memPool);
   if (!pool || !value) return runtime::record(cudaErrorInvalidValue);
-  const core::ReusePolicy policy = pool->reuse_policy();
-  const core::PoolUsage usage = pool->usage();
-  auto* flag = static_cast<int*>(value);
-  auto* bytes = static_cast<uint64_t*>(value);
-  switch (attr) {
-    case cudaMemPoolReuseFollowEventDependencies:
-      *flag = policy.follow_event_dependencies;
-      break;
-    case cudaMemPoolReuseAllowOpportunistic:
-      *flag = policy.allow_opportunistic;
-      break;
-    case cudaMemPoolReuseAllowInternalDependencies:
-      *flag = policy.allow_internal_dependencies;
-      break;
-    case cudaMemPoolAttrReleaseThreshold:
-      *bytes = pool->release_threshold();
-      break;
-    case cudaMemPoolAttrReservedMemCurrent:
-      *bytes = usage.reserved;
-      break;
-    case cudaMemPoolAttrReservedMemHigh:
-      *bytes = usage.reserved_high;
-      break;
-    case cudaMemPoolAttrUsedMemCurrent:
-      *bytes = usage.used;
-      break;
-    case cudaMemPoolAttrUsedMemHigh:
-      *bytes = usage.used_high;
-      break;
-    default:
-      return runtime::record(cudaErrorInvalidValue);
-  }
-  return cudaSuccess;
+  auto got = core::get_pool_attribute(*pool, attr, value);
+  return got ? cudaSuccess : runtime::record(got.error());
 }
 
 }  // extern "C"

@@ -29,7 +29,7 @@ constexpr int kInputPtx = 2, kInputAny = 10;          // nvJitLinkInputType
 
 constexpr const char* kForwarded[] = {
 #define FORWARDED(name) name,
-#include "nvjitlink_forwarded.inc"
+#include CUCPU_FORWARDED_INC
 };
 constexpr size_t kSlots = sizeof kForwarded / sizeof kForwarded[0];
 

@@ -14,7 +14,7 @@ namespace libs = cucpu::libs;
 
 constexpr const char* kForwarded[] = {
 #define FORWARDED(name) name,
-#include "nvrtc_forwarded.inc"
+#include CUCPU_FORWARDED_INC
 };
 constexpr size_t kSlots = sizeof kForwarded / sizeof kForwarded[0];
 
