@@ -2,7 +2,7 @@
 # Installs what cucpu needs to build and test, from Debian's packages.
 # Called by the README's first command and by .ci/run; safe to run again.
 set -euo pipefail
-packages=(cmake g++ make python3 binutils llvm-19-dev libzstd-dev libboost-context-dev
+packages=(cmake g++ make python3 python3-venv binutils llvm-19-dev libzstd-dev libboost-context-dev
           libgtest-dev libfmt-dev libcli11-dev)
 missing=()
 for p in "${packages[@]}"; do
