@@ -14,6 +14,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -107,9 +108,13 @@ Result<void> CompiledBlock::start_grid(const BlockSetup& setup, const jit::Compi
     warps_.reset(static_cast<uint8_t*>(std::aligned_alloc(kWarpAlignment, warps_bytes)));
     warps_bytes_ = warps_ ? warps_bytes : 0;
   }
+  // The frames start on the stride's largest power of two (up to a page): the .align of
+  // the kernel's widest-aligned .local variable (translate_block_function.cpp).
   local_bytes_used_ = std::max<std::size_t>(std::size_t{threads} * code.local_stride, 16);
-  if (local_bytes_used_ > local_bytes_) {
-    local_.reset(static_cast<uint8_t*>(std::aligned_alloc(16, (local_bytes_used_ + 15) / 16 * 16)));
+  const std::size_t frame_alignment = std::clamp<std::size_t>(code.local_stride & -code.local_stride, 16, 4096);
+  if (local_bytes_used_ > local_bytes_ || reinterpret_cast<uintptr_t>(local_.get()) % frame_alignment != 0) {
+    const std::size_t bytes = (local_bytes_used_ + frame_alignment - 1) / frame_alignment * frame_alignment;
+    local_.reset(static_cast<uint8_t*>(std::aligned_alloc(frame_alignment, bytes)));
     local_bytes_ = local_ ? local_bytes_used_ : 0;
   }
   const std::size_t registers_bytes = std::size_t{warp_count} * code.register_stride;

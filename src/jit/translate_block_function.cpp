@@ -192,15 +192,21 @@ void BlockFunctionBuilder::spill_at_park(uint32_t point, llvm::Value* mask) {
 
 // Each thread's .local variables and the .param variables of its call sequences, in one
 // frame per thread (kernel_abi.h CompiledBlockFrame::local).
+// The stride is a multiple of the largest alignment a variable asks for (at least 16), and
+// the frames' memory is aligned to the stride's largest power of two (CompiledBlock), so
+// that every thread's variables are as aligned as their .align says.
 void BlockFunctionBuilder::lay_out_lane_frames() {
   uint64_t at = 0;
+  uint64_t widest = 16;
   for (const ptx::Variable& v : kernel_.locals) {
     if (v.space != ptx::StateSpace::Local && v.space != ptx::StateSpace::Param) continue;
-    at = align_up(at, std::max<uint32_t>(v.alignment(), 1));
+    const uint64_t alignment = std::max<uint32_t>(v.alignment(), 1);
+    widest = std::max(widest, alignment);
+    at = align_up(at, alignment);
     lane_frame_offset_[v.name] = static_cast<uint32_t>(at);
     at += std::max<uint64_t>(v.size_bytes(), 1);
   }
-  local_stride_ = static_cast<uint32_t>(align_up(std::max<uint64_t>(at, 16), 16));
+  local_stride_ = static_cast<uint32_t>(align_up(std::max<uint64_t>(at, 16), widest));
 }
 
 
