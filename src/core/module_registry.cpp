@@ -12,6 +12,7 @@
 
 #include "core/device.h"
 #include "core/device_model_queries.h"
+#include "core/link_image.h"
 #include "core/memory_registry.h"
 #include "core/occupancy.h"
 #include "exec/grid.h"
@@ -216,27 +217,14 @@ Result<void> ModuleRegistry::initialize(FatbinModule* module) {
 
 namespace {
 
-// PTX text starts, after blanks and comments, with a directive (".version").
-bool looks_like_ptx(const char* text) {
-  for (const char* p = text;;) {
-    while (std::isspace(static_cast<unsigned char>(*p))) ++p;
-    if (p[0] == '/' && p[1] == '/') {
-      while (*p && *p != '\n') ++p;
-    } else if (p[0] == '/' && p[1] == '*') {
-      const char* end = std::strstr(p + 2, "*/");
-      if (!end) return false;
-      p = end + 2;
-    } else {
-      return *p == '.';
-    }
-  }
-}
-
-// What a driver API image holds: a fatbin wrapper, a fatbin, an ELF cubin or PTX text.
+// What a driver API image holds: a fatbin wrapper, a fatbin, a link image, an ELF cubin or
+// PTX text.
 Result<std::unique_ptr<FatbinModule>> module_of_image(const void* image, const std::string& name) {
   uint32_t magic = 0;
   std::memcpy(&magic, image, sizeof magic);
   if (magic == static_cast<uint32_t>(fatbin::kWrapperMagic)) return std::make_unique<FatbinModule>(image);
+  if (auto units = read_link_image(image))  // what cuLinkComplete made
+    return std::make_unique<FatbinModule>(std::move(*units), std::vector<fatbin::Entry>{}, name);
   if (magic == fatbin::kFatbinMagic) {
     auto entries = fatbin::read_entries(image, SIZE_MAX);
     if (!entries) return entries.error();
