@@ -20,11 +20,13 @@ thread_local std::vector<Context*> context_stack;
 }  // namespace
 
 unsigned Context::flags() const {
+  if (primary_) return device_settings(device_).flags;
   std::lock_guard lock(mutex_);
   return flags_;
 }
 
 void Context::set_flags(unsigned flags) {
+  if (primary_) return set_device_flags(device_, flags);
   std::lock_guard lock(mutex_);
   flags_ = flags;
 }
@@ -98,7 +100,6 @@ void Contexts::reset(Context& primary) {
     std::lock_guard lock(primary.mutex_);
     primary.retained_ = 0;
     primary.runtime_holds_ = false;
-    primary.flags_ = 0;
   }
   primary.clear_storage();
 }

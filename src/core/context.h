@@ -23,6 +23,8 @@ class Context {
   int device() const { return device_; }
   bool primary() const { return primary_; }
   uint64_t id() const { return id_; }  // cuCtxGetId: unique for the process's lifetime
+  // A primary context's flags are its device's settings (core/device_settings.h: what
+  // cudaSetDeviceFlags sets); a created context keeps its own.
   unsigned flags() const;
   void set_flags(unsigned flags);
 
@@ -48,7 +50,7 @@ class Context {
   void clear_storage();
 
   const int device_;
-  unsigned flags_;
+  unsigned flags_;  // a created context's
   const bool primary_;
   const uint64_t id_;
   mutable std::mutex mutex_;

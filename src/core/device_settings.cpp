@@ -26,6 +26,19 @@ State& state() {
 
 }  // namespace
 
+bool valid_context_flags(unsigned flags) {
+  constexpr unsigned kFlagsMask = 0xff, kScheduleMask = 0x07;
+  if (flags & ~kFlagsMask) return false;
+  switch (flags & kScheduleMask) {
+    case 0:  // auto
+    case 1:  // spin
+    case 2:  // yield
+    case 4:  // blocking sync
+      return true;
+    default: return false;
+  }
+}
+
 DeviceSettings device_settings(int ordinal) {
   std::lock_guard lock(state().mutex);
   return state().devices.at(ordinal);

@@ -14,7 +14,13 @@ struct DeviceSettings {
   int shared_mem_config = 0; // cudaSharedMemConfig
 };
 
-// A copy of device `ordinal`'s settings (ordinal must be valid).
+// cudaSetDeviceFlags' and cuCtxCreate's flags (the same numbers): one scheduling mode (auto
+// 0, spin 1, yield 2, blocking sync 4) and the optional bits below 0x100 (map host, local
+// memory resize to max, core dumps, sync memops).
+bool valid_context_flags(unsigned flags);
+
+// A copy of device `ordinal`'s settings (ordinal must be valid). The flags are its primary
+// context's (cudaSetDeviceFlags and cuDevicePrimaryCtxSetFlags set the same thing).
 DeviceSettings device_settings(int ordinal);
 void set_device_flags(int ordinal, unsigned flags);
 void set_device_cache_config(int ordinal, int cache_config);

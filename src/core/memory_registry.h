@@ -23,6 +23,13 @@ struct Allocation {
   MemoryKind kind = MemoryKind::Device;
   int device = 0;      // the device current when it was allocated (pointer attributes)
   unsigned flags = 0;  // cudaHostAlloc / cudaHostRegister / cudaMallocManaged flags
+
+  bool page_locked() const { return kind == MemoryKind::PinnedHost || kind == MemoryKind::RegisteredHost; }
+  // What cudaHostGetFlags/cuMemHostGetFlags report for page-locked memory: with unified
+  // addressing every such range is mapped (0x2), and the H100 reports just that for
+  // cudaMallocHost, Mapped|Portable and registered memory alike
+  // (tests/e2e/memory_model_edges); write-combining (0x4) is kept as asked.
+  unsigned reported_host_flags() const { return 0x2 | (flags & 0x4); }
 };
 
 class MemoryRegistry {

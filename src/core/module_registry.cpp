@@ -78,9 +78,11 @@ Result<std::unique_ptr<jit::CompiledModule>> FatbinModule::compile() const {
   auto done = std::chrono::steady_clock::now();
   using ms = std::chrono::duration<double, std::milli>;
   log::debug(log::Category::Jit, "module {}: {} bytes of PTX in {} unit(s), parse {:.1f} ms, compile or load {:.1f} ms",
-             wrapper_ ? fmt::format("{}", wrapper_) : name_, ptx_bytes, texts->size(), ms(parsed - started).count(), ms(done - parsed).count());
+             label(), ptx_bytes, texts->size(), ms(parsed - started).count(), ms(done - parsed).count());
   return compiled;
 }
+
+std::string FatbinModule::label() const { return wrapper_ ? fmt::format("{}", wrapper_) : name_; }
 
 Result<const jit::CompiledModule*> FatbinModule::load() {
   std::lock_guard lock(mutex_);
@@ -109,7 +111,7 @@ void FatbinModule::read_register_counts() {
   auto counts = fatbin::register_counts_for_arch(*entries, device_arch());
   if (!counts) {
     log::debug(log::Category::Jit, "module {}: register counts not read: {}",
-               wrapper_ ? fmt::format("{}", wrapper_) : name_, counts.error().message);
+               label(), counts.error().message);
     return;
   }
   register_counts_ = std::move(*counts);

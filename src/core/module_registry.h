@@ -82,6 +82,7 @@ class FatbinModule {
 
  private:
   Result<std::unique_ptr<jit::CompiledModule>> compile() const;
+  std::string label() const;  // the module in log lines: its wrapper's address, or its name
   void publish_variables();
   void read_register_counts();
 

@@ -7,6 +7,7 @@
 
 #include "api/driver/driver_state.h"
 #include "core/device.h"
+#include "core/device_settings.h"
 #include "core/stream_engine.h"
 #include "exec/device_printf.h"
 
@@ -16,21 +17,9 @@ namespace {
 
 core::Contexts& contexts() { return core::Contexts::instance(); }
 
-// One scheduling mode (auto, spin, yield, blocking sync) and the other CU_CTX_* bits.
-bool valid_flags(unsigned flags) {
-  if (flags & ~unsigned{CU_CTX_FLAGS_MASK}) return false;
-  switch (flags & CU_CTX_SCHED_MASK) {
-    case CU_CTX_SCHED_AUTO:
-    case CU_CTX_SCHED_SPIN:
-    case CU_CTX_SCHED_YIELD:
-    case CU_CTX_SCHED_BLOCKING_SYNC: return true;
-    default: return false;
-  }
-}
-
 CUresult create(CUcontext* pctx, unsigned flags, CUdevice dev) {
   CUCPU_REQUIRE_INIT();
-  if (!pctx || !valid_flags(flags)) return CUDA_ERROR_INVALID_VALUE;
+  if (!pctx || !core::valid_context_flags(flags)) return CUDA_ERROR_INVALID_VALUE;
   if (!core::is_valid_device(dev)) return CUDA_ERROR_INVALID_DEVICE;
   core::Context& context = contexts().create(dev, flags);
   core::push_context(context);  // a created context becomes current (cuCtxCreate's reference)
@@ -92,7 +81,7 @@ CUresult CUDAAPI cuDevicePrimaryCtxGetState(CUdevice dev, unsigned int* flags, i
 CUresult CUDAAPI cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned int flags) {
   CUCPU_REQUIRE_INIT();
   if (!core::is_valid_device(dev)) return CUDA_ERROR_INVALID_DEVICE;
-  if (!valid_flags(flags)) return CUDA_ERROR_INVALID_VALUE;
+  if (!core::valid_context_flags(flags)) return CUDA_ERROR_INVALID_VALUE;
   contexts().primary(dev).set_flags(flags);
   return CUDA_SUCCESS;
 }
@@ -184,7 +173,7 @@ CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags) {
 
 CUresult CUDAAPI cuCtxSetFlags(unsigned int flags) {
   CUCPU_REQUIRE_CONTEXT(context);
-  if (!valid_flags(flags)) return CUDA_ERROR_INVALID_VALUE;
+  if (!core::valid_context_flags(flags)) return CUDA_ERROR_INVALID_VALUE;
   context->set_flags(flags);
   return CUDA_SUCCESS;
 }

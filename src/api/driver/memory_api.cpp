@@ -113,9 +113,7 @@ CUresult CUDAAPI cuMemHostGetDevicePointer_v2(CUdeviceptr* pdptr, void* p, unsig
   CUCPU_REQUIRE_CONTEXT(context);
   if (!pdptr || !p || Flags != 0) return CUDA_ERROR_INVALID_VALUE;
   auto allocation = core::memory().find(p);
-  if (!allocation || (allocation->kind != core::MemoryKind::PinnedHost &&
-                      allocation->kind != core::MemoryKind::RegisteredHost))
-    return CUDA_ERROR_INVALID_VALUE;
+  if (!allocation || !allocation->page_locked()) return CUDA_ERROR_INVALID_VALUE;
   *pdptr = reinterpret_cast<CUdeviceptr>(p);  // the host address is the device's too
   return CUDA_SUCCESS;
 }

@@ -13,12 +13,8 @@ using namespace cucpu;
 
 namespace {
 
-bool page_locked(const core::Allocation& allocation) {
-  return allocation.kind == core::MemoryKind::PinnedHost || allocation.kind == core::MemoryKind::RegisteredHost;
-}
-
 CUmemorytype memory_type(const core::Allocation& allocation) {
-  return page_locked(allocation) ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+  return allocation.page_locked() ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
 }
 
 template <typename T>
@@ -85,14 +81,12 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
   return CUDA_SUCCESS;
 }
 
-// With unified addressing every page-locked range is mapped (what the H100 reports through
-// the runtime, tests/e2e/memory_model_edges); write-combining is kept as asked.
 CUresult CUDAAPI cuMemHostGetFlags(unsigned int* pFlags, void* p) {
   CUCPU_REQUIRE_CONTEXT(context);
   if (!pFlags) return CUDA_ERROR_INVALID_VALUE;
   auto allocation = core::memory().find(p);
-  if (!allocation || !page_locked(*allocation)) return CUDA_ERROR_INVALID_VALUE;
-  *pFlags = CU_MEMHOSTALLOC_DEVICEMAP | (allocation->flags & CU_MEMHOSTALLOC_WRITECOMBINED);
+  if (!allocation || !allocation->page_locked()) return CUDA_ERROR_INVALID_VALUE;
+  *pFlags = allocation->reported_host_flags();
   return CUDA_SUCCESS;
 }
 

@@ -13,24 +13,6 @@
 #include "core/device_settings.h"
 
 using namespace cucpu;
-using A = core::DeviceAttribute;
-
-namespace {
-
-// cudaSetDeviceFlags' flags: one scheduling mode (auto, spin, yield, blocking sync) and
-// the optional MapHost, LmemResizeToMax and SyncMemops bits.
-bool valid_device_flags(unsigned flags) {
-  if (flags & ~unsigned{cudaDeviceMask}) return false;
-  switch (flags & cudaDeviceScheduleMask) {
-    case cudaDeviceScheduleAuto:
-    case cudaDeviceScheduleSpin:
-    case cudaDeviceScheduleYield:
-    case cudaDeviceScheduleBlockingSync: return true;
-    default: return false;
-  }
-}
-
-}  // namespace
 
 extern "C" {
 
@@ -56,7 +38,7 @@ cudaError_t CUDARTAPI cudaInitDevice(int device, unsigned int deviceFlags, unsig
   if (!runtime::valid_device(device)) return runtime::record(cudaErrorInvalidDevice);
   if (flags & ~unsigned{cudaInitDeviceFlagsAreValid}) return runtime::record(cudaErrorInvalidValue);
   if (flags & cudaInitDeviceFlagsAreValid) {
-    if (!valid_device_flags(deviceFlags)) return runtime::record(cudaErrorInvalidValue);
+    if (!core::valid_context_flags(deviceFlags)) return runtime::record(cudaErrorInvalidValue);
     core::set_device_flags(device, deviceFlags & ~unsigned{cudaDeviceMapHost});
   }
   return cudaSuccess;
@@ -72,7 +54,7 @@ cudaError_t CUDARTAPI cudaSetValidDevices(int* device_arr, int len) {
 }
 
 cudaError_t CUDARTAPI cudaSetDeviceFlags(unsigned int flags) {
-  if (!valid_device_flags(flags)) return runtime::record(cudaErrorInvalidValue);
+  if (!core::valid_context_flags(flags)) return runtime::record(cudaErrorInvalidValue);
   // MapHost is implicit in the runtime (cudaGetDeviceFlags always reports it).
   core::set_device_flags(runtime::current_device(), flags & ~unsigned{cudaDeviceMapHost});
   return cudaSuccess;

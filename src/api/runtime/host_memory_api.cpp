@@ -12,14 +12,6 @@
 
 using namespace cucpu;
 
-namespace {
-
-bool is_page_locked(const core::Allocation& allocation) {
-  return allocation.kind == core::MemoryKind::PinnedHost || allocation.kind == core::MemoryKind::RegisteredHost;
-}
-
-}  // namespace
-
 extern "C" {
 
 cudaError_t CUDARTAPI cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
@@ -49,7 +41,7 @@ cudaError_t CUDARTAPI cudaHostUnregister(void* ptr) {
 cudaError_t CUDARTAPI cudaHostGetDevicePointer(void** pDevice, void* pHost, unsigned int flags) {
   if (!pDevice || flags != 0) return runtime::record(cudaErrorInvalidValue);
   auto allocation = core::memory().find(pHost);
-  if (!allocation || !is_page_locked(*allocation)) return runtime::record(cudaErrorInvalidValue);
+  if (!allocation || !allocation->page_locked()) return runtime::record(cudaErrorInvalidValue);
   *pDevice = pHost;
   return cudaSuccess;
 }
@@ -58,11 +50,8 @@ cudaError_t CUDARTAPI cudaHostGetDevicePointer(void** pDevice, void* pHost, unsi
 cudaError_t CUDARTAPI cudaHostGetFlags(unsigned int* pFlags, void* pHost) {
   if (!pFlags) return runtime::record(cudaErrorInvalidValue);
   auto allocation = core::memory().find(pHost);
-  if (!allocation || !is_page_locked(*allocation)) return runtime::record(cudaErrorInvalidValue);
-  // With unified addressing every page-locked range is mapped, and the H100 reports just
-  // that: cudaHostAllocMapped for cudaMallocHost, for Mapped|Portable and for registered
-  // memory alike (tests/e2e/memory_model_edges). Write-combining is kept as asked.
-  *pFlags = cudaHostAllocMapped | (allocation->flags & cudaHostAllocWriteCombined);
+  if (!allocation || !allocation->page_locked()) return runtime::record(cudaErrorInvalidValue);
+  *pFlags = allocation->reported_host_flags();
   return cudaSuccess;
 }
 
