@@ -2,6 +2,8 @@
 // copies (cuda_array.h).
 #include "core/cuda_array.h"
 
+#include "core/device.h"
+
 #include <mutex>
 #include <new>
 #include <set>
@@ -29,7 +31,42 @@ bool array_as_pitched(const CudaArray& array, uint64_t x_bytes, uint64_t y, uint
   return true;
 }
 
+using A = DeviceAttribute;
+
+bool at_most(uint64_t value, A limit) { return value <= static_cast<uint64_t>(device_attribute(limit)); }
+
 }  // namespace
+
+bool array_extent_fits(uint64_t width, uint64_t height, uint64_t depth, bool layered, bool cubemap) {
+  if (width == 0) return false;
+  if (cubemap) {
+    if (width != height || depth == 0 || depth % 6 != 0 || (!layered && depth != 6)) return false;
+    return layered ? at_most(width, A::cudaDevAttrMaxTextureCubemapLayeredWidth) &&
+                         at_most(depth / 6, A::cudaDevAttrMaxTextureCubemapLayeredLayers)
+                   : at_most(width, A::cudaDevAttrMaxTextureCubemapWidth);
+  }
+  if (layered) {
+    if (depth == 0) return false;
+    return height == 0 ? at_most(width, A::cudaDevAttrMaxTexture1DLayeredWidth) &&
+                             at_most(depth, A::cudaDevAttrMaxTexture1DLayeredLayers)
+                       : at_most(width, A::cudaDevAttrMaxTexture2DLayeredWidth) &&
+                             at_most(height, A::cudaDevAttrMaxTexture2DLayeredHeight) &&
+                             at_most(depth, A::cudaDevAttrMaxTexture2DLayeredLayers);
+  }
+  if (height == 0 && depth != 0) return false;
+  if (depth != 0)
+    return at_most(width, A::cudaDevAttrMaxTexture3DWidth) && at_most(height, A::cudaDevAttrMaxTexture3DHeight) &&
+           at_most(depth, A::cudaDevAttrMaxTexture3DDepth);
+  if (height != 0)
+    return at_most(width, A::cudaDevAttrMaxTexture2DWidth) && at_most(height, A::cudaDevAttrMaxTexture2DHeight);
+  return at_most(width, A::cudaDevAttrMaxTexture1DWidth);
+}
+
+uint8_t* array_bytes(const CudaArray& array, uint64_t offset, uint64_t count) {
+  const uint64_t total = array.row_bytes() * array.rows() * array.slices();
+  if (offset > total || count > total - offset) return nullptr;
+  return array.data.get() + offset;
+}
 
 exec::TexelStorage CudaArray::storage() const {
   exec::TexelStorage s;
@@ -83,9 +120,10 @@ bool destroy_array(CudaArray* array) {
   return true;
 }
 
-bool is_live_array(const CudaArray* array) {
+CudaArray* find_array(const void* handle) {
+  auto* array = static_cast<CudaArray*>(const_cast<void*>(handle));
   std::lock_guard lock(live().mutex);
-  return live().arrays.contains(array);
+  return live().arrays.contains(array) ? array : nullptr;
 }
 
 Result<StridedCopy> describe_array_copy_3d(const CopySide& dst, const CopySide& src, Extent3D extent) {

@@ -32,12 +32,24 @@ struct CudaArray {
   exec::TexelStorage storage() const;  // the texels as a texture or surface reads them
 };
 
+// Whether an array of this extent may exist: cudaMalloc3DArray's (and cuArray3DCreate's)
+// rules on which of width, height and depth may be 0, a cubemap's six square faces per
+// layer, and the device's texture size limits.
+bool array_extent_fits(uint64_t width, uint64_t height, uint64_t depth, bool layered, bool cubemap);
+
 // A new zero-filled array (its shape checked by the caller).
 Result<CudaArray*> create_array(const exec::TexelFormat& format, uint64_t width, uint64_t height, uint64_t depth,
                                 unsigned flags, bool layered, bool cubemap);
 // False when `array` is not a live array (already freed, or never one).
 bool destroy_array(CudaArray* array);
-bool is_live_array(const CudaArray* array);
+// The array an API handle (cudaArray_t, CUarray: the array's address) names; nullptr for
+// null or a handle that is no live array.
+CudaArray* find_array(const void* handle);
+
+// The bytes [offset, offset + count) of an array's texels, which follow each other row
+// after row with no padding (the 1D copies cudaMemcpyToArray, cuMemcpyHtoA, ...); nullptr
+// when they reach outside the array.
+uint8_t* array_bytes(const CudaArray& array, uint64_t offset, uint64_t count);
 
 // cudaMemcpy3D with a CUDA array on one side or both: an array side's position and the
 // extent count elements (the extent's width in the array's elements), a linear side's x

@@ -44,9 +44,9 @@ TEST(CudaArray, StorageOfEachShape) {
 
 TEST(CudaArray, HandlesAreLiveUntilDestroyed) {
   CudaArray* a = *create_array(kFloat2, 2, 2, 0, 0, false, false);
-  EXPECT_TRUE(is_live_array(a));
+  EXPECT_EQ(find_array(a), a);
   EXPECT_TRUE(destroy_array(a));
-  EXPECT_FALSE(is_live_array(a));
+  EXPECT_EQ(find_array(a), nullptr);
   EXPECT_FALSE(destroy_array(a));
 }
 

@@ -22,48 +22,10 @@ using runtime::to_array;
 
 namespace {
 
-using A = core::DeviceAttribute;
-
 bool valid_kind(cudaMemcpyKind kind) { return kind >= cudaMemcpyHostToHost && kind <= cudaMemcpyDefault; }
 
 constexpr unsigned kKnownFlags = cudaArrayLayered | cudaArraySurfaceLoadStore | cudaArrayCubemap |
                                  cudaArrayTextureGather | cudaArraySparse | cudaArrayDeferredMapping;
-
-bool at_most(uint64_t value, A limit) { return value <= static_cast<uint64_t>(core::device_attribute(limit)); }
-
-// The extent rules of cudaMalloc3DArray's documentation, with the device's limits.
-cudaError_t check_extent(const cudaExtent& e, unsigned flags) {
-  const bool layered = flags & cudaArrayLayered, cubemap = flags & cudaArrayCubemap;
-  if (e.width == 0) return cudaErrorInvalidValue;
-  if (cubemap) {
-    if (e.width != e.height || e.depth == 0 || e.depth % 6 != 0 || (!layered && e.depth != 6))
-      return cudaErrorInvalidValue;
-    const bool fits = layered ? at_most(e.width, A::cudaDevAttrMaxTextureCubemapLayeredWidth) &&
-                                    at_most(e.depth / 6, A::cudaDevAttrMaxTextureCubemapLayeredLayers)
-                              : at_most(e.width, A::cudaDevAttrMaxTextureCubemapWidth);
-    return fits ? cudaSuccess : cudaErrorInvalidValue;
-  }
-  if (layered) {
-    if (e.depth == 0) return cudaErrorInvalidValue;
-    const bool fits = e.height == 0 ? at_most(e.width, A::cudaDevAttrMaxTexture1DLayeredWidth) &&
-                                          at_most(e.depth, A::cudaDevAttrMaxTexture1DLayeredLayers)
-                                    : at_most(e.width, A::cudaDevAttrMaxTexture2DLayeredWidth) &&
-                                          at_most(e.height, A::cudaDevAttrMaxTexture2DLayeredHeight) &&
-                                          at_most(e.depth, A::cudaDevAttrMaxTexture2DLayeredLayers);
-    return fits ? cudaSuccess : cudaErrorInvalidValue;
-  }
-  if (e.height == 0 && e.depth != 0) return cudaErrorInvalidValue;
-  bool fits;
-  if (e.depth != 0) {
-    fits = at_most(e.width, A::cudaDevAttrMaxTexture3DWidth) && at_most(e.height, A::cudaDevAttrMaxTexture3DHeight) &&
-           at_most(e.depth, A::cudaDevAttrMaxTexture3DDepth);
-  } else if (e.height != 0) {
-    fits = at_most(e.width, A::cudaDevAttrMaxTexture2DWidth) && at_most(e.height, A::cudaDevAttrMaxTexture2DHeight);
-  } else {
-    fits = at_most(e.width, A::cudaDevAttrMaxTexture1DWidth);
-  }
-  return fits ? cudaSuccess : cudaErrorInvalidValue;
-}
 
 cudaError_t allocate_array(cudaArray_t* array, const cudaChannelFormatDesc* desc, cudaExtent extent,
                            unsigned flags) {
@@ -76,7 +38,9 @@ cudaError_t allocate_array(cudaArray_t* array, const cudaChannelFormatDesc* desc
     const bool unsupported = format.error().code == ErrorCode::NotSupported;
     return runtime::record(unsupported ? cudaErrorNotSupported : cudaErrorInvalidChannelDescriptor);
   }
-  if (cudaError_t error = check_extent(extent, flags); error != cudaSuccess) return runtime::record(error);
+  if (!core::array_extent_fits(extent.width, extent.height, extent.depth, flags & cudaArrayLayered,
+                               flags & cudaArrayCubemap))
+    return runtime::record(cudaErrorInvalidValue);
   Result<core::CudaArray*> created = core::create_array(*format, extent.width, extent.height, extent.depth, flags,
                                                         flags & cudaArrayLayered, flags & cudaArrayCubemap);
   if (!created) return runtime::record(created.error());
@@ -136,10 +100,7 @@ cudaError_t copy_linear(cudaArray_const_t dst_array, size_t dst_w, size_t dst_h,
   if ((dst_array && !d) || (src_array && !s)) return runtime::record(cudaErrorInvalidResourceHandle);
   if (!valid_kind(kind)) return runtime::record(cudaErrorInvalidMemcpyDirection);
   auto locate = [count](core::CudaArray* array, size_t w, size_t h) -> uint8_t* {
-    const uint64_t total = array->row_bytes() * array->rows() * array->slices();
-    const uint64_t offset = h * array->row_bytes() + w;
-    if (w > array->row_bytes() || offset > total || count > total - offset) return nullptr;
-    return array->data.get() + offset;
+    return w > array->row_bytes() ? nullptr : core::array_bytes(*array, h * array->row_bytes() + w, count);
   };
   if (d && !(dst = locate(d, dst_w, dst_h))) return runtime::record(cudaErrorInvalidValue);
   if (s && !(src = locate(s, src_w, src_h))) return runtime::record(cudaErrorInvalidValue);

@@ -9,9 +9,6 @@
 namespace cucpu::runtime {
 
 // nullptr for a null handle or one that names no live array.
-inline core::CudaArray* to_array(cudaArray_const_t handle) {
-  auto* array = reinterpret_cast<core::CudaArray*>(const_cast<cudaArray_t>(handle));
-  return handle && core::is_live_array(array) ? array : nullptr;
-}
+inline core::CudaArray* to_array(cudaArray_const_t handle) { return core::find_array(handle); }
 
 }  // namespace cucpu::runtime
