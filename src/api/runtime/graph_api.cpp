@@ -16,6 +16,7 @@
 #include "api/runtime/runtime_state.h"
 #include "core/stream_handle.h"
 #include "core/graph.h"
+#include "core/graph_building.h"
 #include "core/stream_capture.h"
 #include "core/launch.h"
 #include "core/memory_registry.h"
@@ -69,25 +70,6 @@ cudaGraphNodeType node_type(core::CommandKind kind) {
   return cudaGraphNodeTypeEmpty;
 }
 
-// A memset node writes `elementSize`-byte elements (1, 2 or 4) of `value`, `width` of them
-// in each of `height` rows `pitch` bytes apart.
-cudaError_t memset_run(const cudaMemsetParams& p, std::function<void()>* run) {
-  if (!p.dst || (p.elementSize != 1 && p.elementSize != 2 && p.elementSize != 4) || p.height == 0)
-    return cudaErrorInvalidValue;
-  const size_t row_bytes = p.width * p.elementSize;
-  const size_t pitch = p.height > 1 ? p.pitch : row_bytes;
-  if (p.height > 1 && pitch < row_bytes) return cudaErrorInvalidValue;
-  if (row_bytes > 0 && !core::memory().contains_range(p.dst, pitch * (p.height - 1) + row_bytes))
-    return cudaErrorInvalidValue;
-  *run = [p, pitch] {
-    for (size_t row = 0; row < p.height; ++row) {
-      auto* bytes = static_cast<unsigned char*>(p.dst) + row * pitch;
-      for (size_t i = 0; i < p.width; ++i) std::memcpy(bytes + i * p.elementSize, &p.value, p.elementSize);
-    }
-  };
-  return cudaSuccess;
-}
-
 // A kernel node's work: the launch checked and its arguments copied now, as a launch does.
 cudaError_t kernel_node_run(const cudaKernelNodeParams* p, std::function<void()>* run) {
   if (!p) return runtime::record(cudaErrorInvalidValue);
@@ -98,10 +80,10 @@ cudaError_t kernel_node_run(const cudaKernelNodeParams* p, std::function<void()>
   const core::Kernel* kernel = core::modules().find_kernel(p->func);
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   const dim3 g = p->gridDim, b = p->blockDim;
-  auto launch = core::prepare_launch(*kernel, core::LaunchRequest{exec::Dim3{g.x, g.y, g.z}, exec::Dim3{b.x, b.y, b.z},
-                                                                  p->sharedMemBytes, p->kernelParams, false});
-  if (!launch) return runtime::record(launch.error());
-  *run = core::kernel_command(std::move(*launch)).run;
+  auto content = core::kernel_node(*kernel, core::LaunchRequest{exec::Dim3{g.x, g.y, g.z}, exec::Dim3{b.x, b.y, b.z},
+                                                                p->sharedMemBytes, p->kernelParams, false});
+  if (!content) return runtime::record(content.error());
+  *run = content->run;
   return cudaSuccess;
 }
 
@@ -174,17 +156,18 @@ cudaError_t CUDARTAPI cudaGraphAddMemsetNode(cudaGraphNode_t* pGraphNode, cudaGr
                                              const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                              const struct cudaMemsetParams* pMemsetParams) {
   if (!pMemsetParams) return runtime::record(cudaErrorInvalidValue);
-  std::function<void()> run;
-  if (cudaError_t error = memset_run(*pMemsetParams, &run); error != cudaSuccess) return runtime::record(error);
-  return add_node(pGraphNode, graph, pDependencies, numDependencies, core::CommandKind::Set, std::move(run));
+  const cudaMemsetParams& p = *pMemsetParams;
+  auto content = core::memset_node(p.dst, p.pitch, p.value, p.elementSize, p.width, p.height);
+  if (!content) return runtime::record(content.error());
+  return runtime::add_graph_node(pGraphNode, graph, pDependencies, numDependencies, std::move(*content));
 }
 
 cudaError_t CUDARTAPI cudaGraphAddHostNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
                                            const cudaGraphNode_t* pDependencies, size_t numDependencies,
                                            const struct cudaHostNodeParams* pNodeParams) {
   if (!pNodeParams || !pNodeParams->fn) return runtime::record(cudaErrorInvalidValue);
-  return add_node(pGraphNode, graph, pDependencies, numDependencies, core::CommandKind::HostFunction,
-                  [fn = pNodeParams->fn, data = pNodeParams->userData] { fn(data); });
+  return runtime::add_graph_node(pGraphNode, graph, pDependencies, numDependencies,
+                                 core::host_node(pNodeParams->fn, pNodeParams->userData));
 }
 
 cudaError_t CUDARTAPI cudaGraphAddEmptyNode(cudaGraphNode_t* pGraphNode, cudaGraph_t graph,
@@ -337,14 +320,11 @@ namespace cucpu::runtime {
 
 cudaError_t add_graph_node(cudaGraphNode_t* node, cudaGraph_t graph_handle, const cudaGraphNode_t* dependencies,
                            size_t dependency_count, core::NodeContent content) {
-  core::Graph* graph = to_graph(graph_handle);
-  if (!node || !graph || (dependency_count > 0 && !dependencies)) {
-    for (core::Graph* body : content.bodies) core::destroy_graph(body);  // the node would have owned them
-    return record(cudaErrorInvalidValue);
-  }
+  // No graph for core when the arguments are refused: it destroys the node's bodies then.
+  const bool refused = !node || (dependency_count > 0 && !dependencies);
   std::vector<core::GraphNode*> after;
-  for (size_t i = 0; i < dependency_count; ++i) after.push_back(to_node(dependencies[i]));
-  auto added = graph->add(std::move(content), after);
+  for (size_t i = 0; !refused && i < dependency_count; ++i) after.push_back(to_node(dependencies[i]));
+  auto added = core::add_graph_node(refused ? nullptr : to_graph(graph_handle), after, std::move(content));
   if (!added) return record(added.error());
   *node = to_node_handle(*added);
   return cudaSuccess;

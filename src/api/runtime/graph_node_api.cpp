@@ -7,8 +7,6 @@
 
 #include <cstdio>
 #include <memory>
-#include <unordered_map>
-#include <unordered_set>
 #include <vector>
 
 #include "api/runtime/graph_handle.h"
@@ -17,6 +15,7 @@
 #include "core/device.h"
 #include "core/event.h"
 #include "core/graph.h"
+#include "core/graph_building.h"
 #include "core/graph_memory.h"
 #include "exec/graph_conditional.h"
 
@@ -43,94 +42,38 @@ cudaError_t check_alloc_params(const cudaMemAllocNodeParams* p) {
   return cudaSuccess;
 }
 
-// An allocation of `graph` that every path to the new node has freed already (all its
-// memalloc nodes are followed by a memfree node among the new node's ancestors): the
-// new allocation may take its address, as CUDA reuses virtual addresses within a graph.
-std::shared_ptr<core::GraphAllocation> freed_before(const core::Graph& graph, const cudaGraphNode_t* dependencies,
-                                                    size_t dependency_count, size_t size, int device) {
-  std::unordered_set<const core::GraphNode*> ancestors;
-  std::vector<const core::GraphNode*> pending;
-  for (size_t i = 0; i < dependency_count; ++i) pending.push_back(to_node(dependencies[i]));
-  while (!pending.empty()) {
-    const core::GraphNode* node = pending.back();
-    pending.pop_back();
-    if (!graph.contains(node) || !ancestors.insert(node).second) continue;
-    for (const core::GraphNode* dependency : node->dependencies()) pending.push_back(dependency);
-  }
-  std::unordered_map<const core::GraphAllocation*, int> open;  // allocations minus frees seen
-  for (const core::GraphNode* node : graph.nodes()) {
-    const auto& allocation = node->content().allocation;
-    if (node->kind() == core::CommandKind::MemAlloc) ++open[allocation.get()];
-    if (node->kind() == core::CommandKind::MemFree && ancestors.contains(node)) --open[allocation.get()];
-  }
-  for (const core::GraphNode* node : ancestors) {
-    const auto& allocation = node->content().allocation;
-    if (node->kind() == core::CommandKind::MemFree && open[allocation.get()] == 0 && allocation->size() >= size &&
-        allocation->device() == device)
-      return allocation;
-  }
-  return nullptr;
-}
-
 cudaError_t add_child_graph_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                  size_t dependency_count, cudaGraph_t child_handle,
                                  cudaGraphChildGraphNodeOwnership ownership) {
-  core::Graph* child = to_graph(child_handle);
-  if (!child || child->owned_by_node() || to_graph(graph) == child) return runtime::record(cudaErrorInvalidValue);
   if (ownership != cudaGraphChildGraphOwnershipClone && ownership != cudaGraphChildGraphOwnershipMove)
     return runtime::record(cudaErrorInvalidValue);
-  core::Graph* body = child;
-  if (ownership == cudaGraphChildGraphOwnershipClone) {
-    body = core::create_graph();
-    child->copy_into(*body);
-  }
-  return runtime::add_graph_node(node, graph, dependencies, dependency_count,
-                  core::NodeContent{.kind = core::CommandKind::Graph, .bodies = {body}});
+  auto content = core::child_graph_node(to_graph(graph), to_graph(child_handle),
+                                        ownership == cudaGraphChildGraphOwnershipClone);
+  if (!content) return runtime::record(content.error());
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(*content));
 }
 
 cudaError_t add_event_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                            size_t dependency_count, cudaEvent_t handle, bool record) {
   core::Event* event = to_event(handle);
   if (!event) return runtime::record(cudaErrorInvalidValue);
-  core::NodeContent content{.kind = record ? core::CommandKind::EventRecord : core::CommandKind::EventWait,
-                            .event = event};
-  // The event is checked when the node runs: a destroyed event is skipped, not touched.
-  if (record)
-    content.run = [event] {
-      if (core::is_event(event)) event->record_reached();
-    };
-  else
-    content.run = [event] {
-      if (!core::is_event(event)) return;
-      if (core::CompletionRef completion = event->completion()) completion->wait();
-    };
-  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count, core::event_node(event, record));
 }
 
 // A conditional node with `size` empty bodies, which it returns in phGraph_out.
 cudaError_t add_conditional_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                                  size_t dependency_count, cudaConditionalNodeParams& p) {
-  if (!exec::is_graph_conditional(p.handle)) return runtime::record(cudaErrorInvalidValue);
-  core::Condition condition{p.handle, core::ConditionType::If};
+  core::ConditionType type;
   switch (p.type) {
-    case cudaGraphCondTypeIf:
-      if (p.size != 1 && p.size != 2) return runtime::record(cudaErrorInvalidValue);
-      break;
-    case cudaGraphCondTypeWhile:
-      if (p.size != 1) return runtime::record(cudaErrorInvalidValue);
-      condition.type = core::ConditionType::While;
-      break;
-    case cudaGraphCondTypeSwitch:
-      if (p.size == 0) return runtime::record(cudaErrorInvalidValue);
-      condition.type = core::ConditionType::Switch;
-      break;
-    default:
-      return runtime::record(cudaErrorInvalidValue);
+    case cudaGraphCondTypeIf: type = core::ConditionType::If; break;
+    case cudaGraphCondTypeWhile: type = core::ConditionType::While; break;
+    case cudaGraphCondTypeSwitch: type = core::ConditionType::Switch; break;
+    default: return runtime::record(cudaErrorInvalidValue);
   }
   if (!to_graph(graph)) return runtime::record(cudaErrorInvalidValue);
-  core::NodeContent content{.kind = core::CommandKind::Conditional, .condition = condition};
-  for (unsigned i = 0; i < p.size; ++i) content.bodies.push_back(core::create_graph());
-  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
+  auto content = core::conditional_node(p.handle, type, p.size);
+  if (!content) return runtime::record(content.error());
+  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(*content));
       error != cudaSuccess)
     return error;
   // CUDA-owned and valid as long as the node: the node's own list of bodies.
@@ -146,15 +89,12 @@ cudaError_t add_mem_alloc_node(cudaGraphNode_t* node, cudaGraph_t graph, const c
                                size_t dependency_count, const cudaMemAllocNodeParams* params, void** dptr) {
   if (cudaError_t error = check_alloc_params(params); error != cudaSuccess) return runtime::record(error);
   if (!to_graph(graph) || (dependency_count > 0 && !dependencies)) return runtime::record(cudaErrorInvalidValue);
-  const int device = params->poolProps.location.id;
-  Result<std::shared_ptr<core::GraphAllocation>> allocation =
-      freed_before(*to_graph(graph), dependencies, dependency_count, params->bytesize, device);
-  if (!*allocation) allocation = core::reserve_graph_allocation(params->bytesize, device);
-  if (!allocation) return runtime::record(allocation.error());
-  void* pointer = (*allocation)->pointer();
-  // Nothing to do when it runs: the launch backed it (graph_memory.h), pages come on use.
-  core::NodeContent content{.kind = core::CommandKind::MemAlloc, .allocation = *allocation};
-  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
+  std::vector<core::GraphNode*> after;
+  for (size_t i = 0; i < dependency_count; ++i) after.push_back(to_node(dependencies[i]));
+  auto content = core::mem_alloc_node(*to_graph(graph), after, params->bytesize, params->poolProps.location.id);
+  if (!content) return runtime::record(content.error());
+  void* pointer = content->allocation->pointer();
+  if (cudaError_t error = runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(*content));
       error != cudaSuccess)
     return error;
   *dptr = pointer;
@@ -163,12 +103,9 @@ cudaError_t add_mem_alloc_node(cudaGraphNode_t* node, cudaGraph_t graph, const c
 
 cudaError_t add_mem_free_node(cudaGraphNode_t* node, cudaGraph_t graph, const cudaGraphNode_t* dependencies,
                               size_t dependency_count, void* dptr) {
-  std::shared_ptr<core::GraphAllocation> allocation = core::find_graph_allocation(dptr);
-  if (!allocation) return runtime::record(cudaErrorInvalidValue);  // not the address of a graph allocation
-  core::NodeContent content{.kind = core::CommandKind::MemFree,
-                            .run = [allocation] { allocation->release_pages(); },
-                            .allocation = allocation};
-  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(content));
+  auto content = core::mem_free_node(dptr);
+  if (!content) return runtime::record(content.error());
+  return runtime::add_graph_node(node, graph, dependencies, dependency_count, std::move(*content));
 }
 
 }  // namespace cucpu::runtime
