@@ -8,7 +8,7 @@
 #include <tuple>
 
 #include "api/driver/array_format.h"
-#include "api/driver/copy_submission.h"
+#include "api/driver/copy_description.h"
 #include "api/driver/driver_state.h"
 #include "core/cuda_array.h"
 

@@ -1,7 +1,6 @@
 // Stream capture and graphs through the driver: begin/end/query a capture, create and
 // destroy graphs, instantiate and launch them (core/stream_capture.h, core/graph.h; a
-// CUgraph is a cudaGraph_t). Building graphs node by node through the driver is not
-// implemented yet (those functions are stubs).
+// CUgraph is a cudaGraph_t). Building graphs node by node: graph_node_api.cpp.
 #include <cuda.h>
 
 #include <optional>
@@ -43,14 +42,19 @@ core::GraphExec* to_exec(CUgraphExec handle) {
   return core::is_graph_exec(handle) ? reinterpret_cast<core::GraphExec*>(handle) : nullptr;
 }
 
-CUresult begin(CUstream handle, CUstreamCaptureMode mode, NullStream null_stream) {
+// cuStreamBeginCapture makes a new graph (existing == null); cuStreamBeginCaptureToGraph
+// adds to `existing`, after `dependencies`.
+CUresult begin(CUstream handle, CUstreamCaptureMode mode, NullStream null_stream, CUgraph existing = nullptr,
+               const CUgraphNode* dependencies = nullptr, size_t dependency_count = 0) {
   CUCPU_REQUIRE_CONTEXT(context);
   std::optional<core::CaptureMode> capture_mode = to_mode(mode);
   if (!capture_mode) return CUDA_ERROR_INVALID_VALUE;
   CUCPU_DRIVER_RETURN_IF_STICKY();
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return CUDA_ERROR_INVALID_HANDLE;
-  auto begun = core::begin_stream_capture(*stream, *capture_mode, nullptr, {});
+  std::vector<core::GraphNode*> tips;
+  for (size_t i = 0; i < dependency_count; ++i) tips.push_back(reinterpret_cast<core::GraphNode*>(dependencies[i]));
+  auto begun = core::begin_stream_capture(*stream, *capture_mode, to_graph(existing), std::move(tips));
   return begun ? CUDA_SUCCESS : driver::to_cu_result(begun.error());
 }
 
@@ -102,6 +106,21 @@ CUresult capture_info(CUstream handle, CUstreamCaptureStatus* status, cuuint64_t
   return CUDA_SUCCESS;
 }
 
+CUresult update_dependencies(CUstream handle, CUgraphNode* dependencies, size_t count, unsigned flags,
+                             NullStream null_stream) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  if ((count > 0 && !dependencies) ||
+      (flags != CU_STREAM_ADD_CAPTURE_DEPENDENCIES && flags != CU_STREAM_SET_CAPTURE_DEPENDENCIES))
+    return CUDA_ERROR_INVALID_VALUE;
+  core::Stream* stream = core::to_stream(handle, null_stream);
+  if (!stream) return CUDA_ERROR_INVALID_HANDLE;
+  std::vector<core::GraphNode*> nodes;
+  for (size_t i = 0; i < count; ++i) nodes.push_back(reinterpret_cast<core::GraphNode*>(dependencies[i]));
+  auto updated =
+      core::StreamEngine::instance().update_capture_tips(*stream, nodes, flags == CU_STREAM_SET_CAPTURE_DEPENDENCIES);
+  return updated ? CUDA_SUCCESS : driver::to_cu_result(updated.error());
+}
+
 CUresult launch(CUgraphExec hGraphExec, CUstream handle, NullStream null_stream) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
@@ -144,6 +163,23 @@ CUresult CUDAAPI cuStreamBeginCapture(CUstream hStream) {
 }
 CUresult CUDAAPI cuStreamBeginCapture_ptsz(CUstream hStream) {
   return begin(hStream, CU_STREAM_CAPTURE_MODE_GLOBAL, NullStream::PerThread);
+}
+
+CUresult CUDAAPI cuStreamBeginCaptureToGraph(CUstream hStream, CUgraph hGraph, const CUgraphNode* dependencies,
+                                             const CUgraphEdgeData* dependencyData, size_t numDependencies,
+                                             CUstreamCaptureMode mode) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  (void)dependencyData;  // only default edges exist on a CPU
+  if (!to_graph(hGraph) || (numDependencies > 0 && !dependencies)) return CUDA_ERROR_INVALID_VALUE;
+  return begin(hStream, mode, NullStream::Legacy, hGraph, dependencies, numDependencies);
+}
+CUresult CUDAAPI cuStreamBeginCaptureToGraph_ptsz(CUstream hStream, CUgraph hGraph, const CUgraphNode* dependencies,
+                                                  const CUgraphEdgeData* dependencyData, size_t numDependencies,
+                                                  CUstreamCaptureMode mode) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  (void)dependencyData;
+  if (!to_graph(hGraph) || (numDependencies > 0 && !dependencies)) return CUDA_ERROR_INVALID_VALUE;
+  return begin(hStream, mode, NullStream::PerThread, hGraph, dependencies, numDependencies);
 }
 
 CUresult CUDAAPI cuStreamEndCapture(CUstream hStream, CUgraph* phGraph) { return end(hStream, phGraph, NullStream::Legacy); }
@@ -190,6 +226,26 @@ CUresult CUDAAPI cuStreamGetCaptureInfo_v3_ptsz(CUstream hStream, CUstreamCaptur
                                                 const CUgraphEdgeData** edgeData_out, size_t* numDependencies_out) {
   return capture_info(hStream, captureStatus_out, id_out, graph_out, dependencies_out, edgeData_out,
                       numDependencies_out, NullStream::PerThread);
+}
+
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies(CUstream hStream, CUgraphNode* dependencies, size_t numDependencies,
+                                                   unsigned int flags) {
+  return update_dependencies(hStream, dependencies, numDependencies, flags, NullStream::Legacy);
+}
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_ptsz(CUstream hStream, CUgraphNode* dependencies,
+                                                        size_t numDependencies, unsigned int flags) {
+  return update_dependencies(hStream, dependencies, numDependencies, flags, NullStream::PerThread);
+}
+// The CUDA 12.3 form with edge data: only default edges exist on a CPU.
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2(CUstream hStream, CUgraphNode* dependencies,
+                                                      const CUgraphEdgeData*, size_t numDependencies,
+                                                      unsigned int flags) {
+  return update_dependencies(hStream, dependencies, numDependencies, flags, NullStream::Legacy);
+}
+CUresult CUDAAPI cuStreamUpdateCaptureDependencies_v2_ptsz(CUstream hStream, CUgraphNode* dependencies,
+                                                           const CUgraphEdgeData*, size_t numDependencies,
+                                                           unsigned int flags) {
+  return update_dependencies(hStream, dependencies, numDependencies, flags, NullStream::PerThread);
 }
 
 CUresult CUDAAPI cuThreadExchangeStreamCaptureMode(CUstreamCaptureMode* mode) {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "api/driver/driver_state.h"
+#include "api/driver/kernel_arguments.h"
 #include "core/function_attributes.h"
 #include "core/launch.h"
 #include "core/module_registry.h"
@@ -18,25 +19,6 @@ using namespace cucpu;
 using core::NullStream;
 
 namespace {
-
-// `extra`: CU_LAUNCH_PARAM_BUFFER_POINTER, the packed parameters, laid out as the kernel's
-// parameter list (each at its aligned offset), and CU_LAUNCH_PARAM_BUFFER_SIZE.
-CUresult unpack_extra(void** extra, const jit::KernelInfo& info, std::vector<void*>* args) {
-  char* buffer = nullptr;
-  size_t* size = nullptr;
-  for (void** option = extra; *option != CU_LAUNCH_PARAM_END; option += 2) {
-    if (*option == CU_LAUNCH_PARAM_BUFFER_POINTER) {
-      buffer = static_cast<char*>(option[1]);
-    } else if (*option == CU_LAUNCH_PARAM_BUFFER_SIZE) {
-      size = static_cast<size_t*>(option[1]);
-    } else {
-      return CUDA_ERROR_INVALID_VALUE;
-    }
-  }
-  if (!info.params.empty() && (!buffer || !size || *size < info.param_bytes)) return CUDA_ERROR_INVALID_VALUE;
-  for (const jit::ParamSlot& slot : info.params) args->push_back(buffer + slot.offset);
-  return CUDA_SUCCESS;
-}
 
 // What cuLaunchKernelEx's attributes change about a launch (the others are hints).
 struct LaunchOptions {
@@ -55,14 +37,9 @@ CUresult launch(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx
   if (!kernel || (kernel->module->context() && kernel->module->context() != context)) return CUDA_ERROR_INVALID_HANDLE;
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return CUDA_ERROR_INVALID_HANDLE;
-  if (params && extra) return CUDA_ERROR_INVALID_VALUE;
-  std::vector<void*> packed;
-  if (extra) {
-    auto info = core::modules().load_kernel(*kernel);
-    if (!info) return driver::to_cu_result(info.error());
-    if (CUresult bad = unpack_extra(extra, **info, &packed); bad != CUDA_SUCCESS) return bad;
-    params = packed.data();
-  }
+  std::vector<void*> unpacked;
+  if (CUresult bad = driver::kernel_arguments(*kernel, params, extra, &unpacked, &params); bad != CUDA_SUCCESS)
+    return bad;
   core::LaunchRequest request{exec::Dim3{gx, gy, gz}, exec::Dim3{bx, by, bz}, shared_bytes, params,
                               options.cooperative, options.cluster, options.explicit_cluster};
   auto launched = core::launch_kernel(*kernel, request, *stream);

@@ -2,9 +2,8 @@
 // peer copies. The checks and row loops are core's (core/strided_copy.h, core/cuda_array.h).
 #include <cuda.h>
 
-#include "api/driver/copy_submission.h"
+#include "api/driver/copy_description.h"
 #include "api/driver/driver_state.h"
-#include "core/cuda_array.h"
 #include "core/memory_commands.h"
 #include "core/memory_registry.h"
 #include "core/stream_engine.h"
@@ -18,101 +17,22 @@ using core::NullStream;
 
 namespace {
 
-// One side of a copy as its struct gives it: linear memory from its first byte with its
-// pitch and slice height, or a CUDA array; x counts bytes either way.
-struct Side {
-  char* base = nullptr;
-  core::CudaArray* array = nullptr;
-  size_t pitch = 0, height = 0;
-  size_t x = 0, y = 0, z = 0;
-
-  char* corner() const { return base ? base + x + pitch * (y + height * z) : nullptr; }
-  // As core's copies with arrays take it: an array's x in `element`s, linear memory at its corner.
-  core::CopySide for_array_copy(uint64_t element, size_t width_bytes, size_t rows) const {
-    core::CopySide side;
-    side.array = array;
-    if (array)
-      side.position = core::Position3D{x / element, y, z};
-    else
-      side.pointer = core::PitchedPointer{corner(), pitch, width_bytes, height ? height : rows};
-    return side;
-  }
-};
-
-CUresult side_of(CUmemorytype type, const void* host, CUdeviceptr device, CUarray array, size_t pitch, size_t height,
-                 size_t x, size_t y, size_t z, Side* side) {
-  *side = Side{nullptr, nullptr, pitch, height, x, y, z};
-  switch (type) {
-    case CU_MEMORYTYPE_HOST: side->base = static_cast<char*>(const_cast<void*>(host)); return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_DEVICE:
-    case CU_MEMORYTYPE_UNIFIED: side->base = reinterpret_cast<char*>(static_cast<uintptr_t>(device)); return CUDA_SUCCESS;
-    case CU_MEMORYTYPE_ARRAY:
-      side->array = core::find_array(array);
-      return side->array ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-  }
-  return CUDA_ERROR_INVALID_VALUE;
-}
-
-// The element size of the array(s) a copy touches, in whose units core counts; an offset
-// or width that splits an element is CUDA_ERROR_INVALID_VALUE.
-CUresult array_element(const Side& dst, const Side& src, size_t width_bytes, uint64_t* element) {
-  *element = (dst.array ? dst.array : src.array)->format.bytes();
-  const bool whole = width_bytes % *element == 0 && (!dst.array || dst.x % *element == 0) &&
-                     (!src.array || src.x % *element == 0);
-  return whole ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
-}
-
 CUresult copy_2d(const CUDA_MEMCPY2D* p, CUstream stream, NullStream null_stream, HostSync sync) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
   if (!p) return CUDA_ERROR_INVALID_VALUE;
-  Side src, dst;
-  if (CUresult bad = side_of(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch, 0,
-                             p->srcXInBytes, p->srcY, 0, &src);
-      bad != CUDA_SUCCESS)
-    return bad;
-  if (CUresult bad = side_of(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch, 0,
-                             p->dstXInBytes, p->dstY, 0, &dst);
-      bad != CUDA_SUCCESS)
-    return bad;
-  if (!src.array && !dst.array)
-    return driver::submit_copy(
-        core::describe_copy_2d(dst.corner(), dst.pitch, src.corner(), src.pitch, p->WidthInBytes, p->Height), stream,
-        null_stream, sync);
-  // Core's 2D copies with arrays count bytes on every side.
-  return driver::submit_copy(core::describe_array_copy_2d(dst.for_array_copy(1, p->WidthInBytes, p->Height),
-                                                          src.for_array_copy(1, p->WidthInBytes, p->Height),
-                                                          p->WidthInBytes, p->Height),
-                             stream, null_stream, sync);
+  Result<core::StridedCopy> copy = Error{ErrorCode::InvalidValue, ""};
+  if (CUresult bad = driver::describe_copy(*p, &copy); bad != CUDA_SUCCESS) return bad;
+  return driver::submit_copy(copy, stream, null_stream, sync);
 }
 
 CUresult copy_3d(const CUDA_MEMCPY3D* p, CUstream stream, NullStream null_stream, HostSync sync) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
   if (!p) return CUDA_ERROR_INVALID_VALUE;
-  Side src, dst;
-  if (CUresult bad = side_of(p->srcMemoryType, p->srcHost, p->srcDevice, p->srcArray, p->srcPitch, p->srcHeight,
-                             p->srcXInBytes, p->srcY, p->srcZ, &src);
-      bad != CUDA_SUCCESS)
-    return bad;
-  if (CUresult bad = side_of(p->dstMemoryType, p->dstHost, p->dstDevice, p->dstArray, p->dstPitch, p->dstHeight,
-                             p->dstXInBytes, p->dstY, p->dstZ, &dst);
-      bad != CUDA_SUCCESS)
-    return bad;
-  if (!src.array && !dst.array) {
-    core::PitchedPointer to{dst.corner(), dst.pitch, p->WidthInBytes, p->dstHeight ? p->dstHeight : p->Height};
-    core::PitchedPointer from{src.corner(), src.pitch, p->WidthInBytes, p->srcHeight ? p->srcHeight : p->Height};
-    return driver::submit_copy(
-        core::describe_copy_3d(to, {}, from, {}, core::Extent3D{p->WidthInBytes, p->Height, p->Depth}), stream,
-        null_stream, sync);
-  }
-  uint64_t element = 1;
-  if (CUresult split = array_element(dst, src, p->WidthInBytes, &element); split != CUDA_SUCCESS) return split;
-  return driver::submit_copy(
-      core::describe_array_copy_3d(dst.for_array_copy(element, p->WidthInBytes, p->Height),
-                                   src.for_array_copy(element, p->WidthInBytes, p->Height),
-                                   core::Extent3D{p->WidthInBytes / element, p->Height, p->Depth}),
-      stream, null_stream, sync);
+  Result<core::StridedCopy> copy = Error{ErrorCode::InvalidValue, ""};
+  if (CUresult bad = driver::describe_copy(*p, &copy); bad != CUDA_SUCCESS) return bad;
+  return driver::submit_copy(copy, stream, null_stream, sync);
 }
 
 constexpr auto kSync = HostSync::Synchronous;
