@@ -73,15 +73,22 @@ NodeContent host_node(void (*fn)(void*), void* data) {
   return NodeContent{.kind = CommandKind::HostFunction, .run = [fn, data] { fn(data); }};
 }
 
+Result<Graph*> clone_graph(const Graph& graph) {
+  for (const GraphNode* node : graph.nodes())
+    if (node->kind() == CommandKind::MemAlloc || node->kind() == CommandKind::MemFree ||
+        node->kind() == CommandKind::Conditional)
+      return Error{ErrorCode::NotSupported, "a graph with memory or conditional nodes cannot be cloned"};
+  Graph* copy = create_graph();
+  graph.copy_into(*copy);
+  return copy;
+}
+
 Result<NodeContent> child_graph_node(const Graph* parent, Graph* child, bool clone) {
   if (!child || !is_graph(child) || child->owned_by_node() || parent == child)
     return Error{ErrorCode::InvalidValue, "child graph node: not a graph that may become a child"};
-  Graph* body = child;
-  if (clone) {
-    body = create_graph();
-    child->copy_into(*body);
-  }
-  return NodeContent{.kind = CommandKind::Graph, .bodies = {body}};
+  Result<Graph*> body = clone ? clone_graph(*child) : child;
+  if (!body) return body.error();
+  return NodeContent{.kind = CommandKind::Graph, .bodies = {*body}};
 }
 
 NodeContent event_node(Event* event, bool record) {

@@ -26,6 +26,9 @@ Result<NodeContent> kernel_node(const Kernel& kernel, const LaunchRequest& reque
 Result<NodeContent> memset_node(void* dst, size_t pitch, unsigned value, unsigned element_size, size_t width,
                                 size_t height);
 NodeContent host_node(void (*fn)(void*), void* data);
+// A copy of `graph` (cudaGraphClone, cuGraphClone); NotSupported for a graph with memory
+// allocation, memory free or conditional nodes, which CUDA does not clone.
+Result<Graph*> clone_graph(const Graph& graph);
 // A child graph node: `child` cloned (or moved in: the node owns it from now on).
 Result<NodeContent> child_graph_node(const Graph* parent, Graph* child, bool clone);
 // Event record and wait nodes: the event is checked when the node runs (a destroyed

@@ -23,7 +23,11 @@
 //   GPU's sRGB reads are multiples of 2^-12). This fits the GPU's reads at a texel centre
 //   and halfway between two texels but not a 2D blend near 1.0: the rule is incomplete;
 // - a 1D texture with border addressing is filtered as a 2D one of height 1 at y = 0, so
-//   half of every read is the border colour (GPU: border 8, x = 0.25 reads 5, not 2).
+//   half of every read is the border colour (GPU: border 8, x = 0.25 reads 5, not 2);
+// - integer texels read as integers (the driver API allows linear filtering of those,
+//   the runtime does not) blend their values with the same weights and round half up
+//   (H200: 8-bit 200 and 50 at weights 192 and 64 read 163; signed texels are assumed
+//   to do the same).
 #include "exec/texture_sampling.h"
 
 #include <algorithm>
@@ -201,6 +205,25 @@ float blend_channel(const TextureObject& t, const Corner* corners, unsigned coun
   return blend == Blend::Half ? static_cast<float>(static_cast<_Float16>(sum)) : static_cast<float>(sum);
 }
 
+// Integer texels read as integers, blended (see the file comment).
+FetchResult blend_integers(const TextureObject& t, const Corner* corners, unsigned count) {
+  const TexelFormat& f = t.storage.format;
+  const FetchResult border = border_result(t);
+  FetchResult r;
+  for (unsigned c = 0; c < f.channels; ++c) {
+    double sum = 0;  // in 1/256 of a step; exact
+    for (unsigned i = 0; i < count; ++i) {
+      const uint32_t bits = corners[i].texel ? channel_bits(f, corners[i].texel, c) : border.bits[c];
+      const double value = f.kind == ChannelKind::Signed ? static_cast<int32_t>(bits) : static_cast<double>(bits);
+      sum += corners[i].weight * value;
+    }
+    const double rounded = std::floor(sum / 256.0 + 0.5);
+    r.bits[c] = f.kind == ChannelKind::Signed ? static_cast<uint32_t>(static_cast<int32_t>(rounded))
+                                              : static_cast<uint32_t>(rounded);
+  }
+  return r;
+}
+
 // The corners' weights in 1/256 from the dimensions' (see the file comment); corner k is
 // the upper texel in dimension d where bit d of k is set.
 void corner_weights(const uint32_t* weight, unsigned dims, uint32_t* out) {
@@ -259,14 +282,14 @@ FetchResult sample_linear(const TextureObject& t, const float* coords, uint64_t 
     for (unsigned d = 0; d < dims; ++d) index[d] = (corner >> d) & 1u ? upper[d] : lower[d];
     corners[corner] = Corner{outside(index) ? nullptr : texel_address(t.storage, index, layer), weights[corner]};
   }
+  if (!reads_as_float(t)) return blend_integers(t, corners, count);
   float result[4];
   for (unsigned c = 0; c < 4; ++c) result[c] = blend_channel(t, corners, count, c);
   return float_result(result);
 }
 
 FetchResult sample_at(const TextureObject& t, const float* coords, uint64_t layer, bool normalized) {
-  // Linear filtering needs float reads; the API refuses it for integer ones.
-  if (t.sampler.filter == FilterMode::Linear && reads_as_float(t)) return sample_linear(t, coords, layer, normalized);
+  if (t.sampler.filter == FilterMode::Linear) return sample_linear(t, coords, layer, normalized);
   return sample_point(t, coords, layer, normalized);
 }
 

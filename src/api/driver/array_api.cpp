@@ -36,7 +36,9 @@ CUresult create(CUarray* handle, const CUDA_ARRAY3D_DESCRIPTOR& d) {
   return CUDA_SUCCESS;
 }
 
-// A 1D copy of `count` bytes: an array side starts `offset` bytes into the array's texels.
+// A 1D copy of `count` bytes: an array side starts `offset` bytes into the array's first
+// row, and must end within it (H200: a count reaching into row 1 of a 2D or layered
+// array, or an offset there, is CUDA_ERROR_INVALID_VALUE).
 CUresult copy_bytes(CUarray dst_array, size_t dst_offset, void* dst, CUarray src_array, size_t src_offset,
                     const void* src, size_t count, CUstream stream, NullStream null_stream, HostSync sync) {
   CUCPU_REQUIRE_CONTEXT(context);
@@ -46,7 +48,8 @@ CUresult copy_bytes(CUarray dst_array, size_t dst_offset, void* dst, CUarray src
     if (!handle) continue;
     const core::CudaArray* array = core::find_array(handle);
     if (!array) return CUDA_ERROR_INVALID_VALUE;
-    if (!(*pointer = core::array_bytes(*array, offset, count))) return CUDA_ERROR_INVALID_VALUE;
+    if (offset > array->row_bytes() || count > array->row_bytes() - offset) return CUDA_ERROR_INVALID_VALUE;
+    *pointer = core::array_bytes(*array, offset, count);
   }
   return driver::submit_copy(core::describe_copy_2d(dst, count, src, count, count, 1), stream, null_stream, sync);
 }

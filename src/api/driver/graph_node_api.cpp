@@ -49,7 +49,7 @@ CUresult add(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, 
 
 CUresult kernel_content(const CUDA_KERNEL_NODE_PARAMS& p, Result<core::NodeContent>* content) {
   core::Kernel* kernel = driver::to_function(p.func ? p.func : reinterpret_cast<CUfunction>(p.kern));
-  if (!kernel) return CUDA_ERROR_INVALID_VALUE;
+  if (!kernel) return CUDA_ERROR_INVALID_HANDLE;  // the H200's code for no function
   std::vector<void*> unpacked;
   void** args = nullptr;
   if (CUresult bad = driver::kernel_arguments(*kernel, p.kernelParams, p.extra, &unpacked, &args); bad != CUDA_SUCCESS)
@@ -351,9 +351,9 @@ CUresult CUDAAPI cuGraphClone(CUgraph* phGraphClone, CUgraph originalGraph) {
   CUCPU_REQUIRE_INIT();
   core::Graph* original = to_graph(originalGraph);
   if (!phGraphClone || !original) return CUDA_ERROR_INVALID_VALUE;
-  core::Graph* clone = core::create_graph();
-  original->copy_into(*clone);
-  *phGraphClone = to_graph_handle(clone);
+  Result<core::Graph*> clone = core::clone_graph(*original);
+  if (!clone) return driver::to_cu_result(clone.error());
+  *phGraphClone = to_graph_handle(*clone);
   return CUDA_SUCCESS;
 }
 

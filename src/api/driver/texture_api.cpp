@@ -77,8 +77,8 @@ CUresult describe_sampler(const CUDA_TEXTURE_DESC& t, const exec::TexelStorage& 
   s.filter = static_cast<exec::FilterMode>(t.filterMode);
   const bool integer = storage.format.kind != exec::ChannelKind::Float;
   s.normalized_float = integer && storage.format.channel_bits != 32 && !(t.flags & CU_TRSF_READ_AS_INTEGER);
-  // Filtering interpolates floats: an integer texture read as integers cannot be filtered.
-  if (s.filter == exec::FilterMode::Linear && integer && !s.normalized_float) return CUDA_ERROR_INVALID_VALUE;
+  // An integer texture read as integers with linear filtering is accepted (the H200:
+  // CUDA_SUCCESS; the runtime refuses it before the driver sees it).
   s.normalized_coords = t.flags & CU_TRSF_NORMALIZED_COORDINATES;
   s.srgb = t.flags & CU_TRSF_SRGB;
   for (int i = 0; i < 4; ++i) s.border[i] = t.borderColor[i];

@@ -112,9 +112,9 @@ cudaError_t CUDARTAPI cudaGraphDestroy(cudaGraph_t graph) {
 cudaError_t CUDARTAPI cudaGraphClone(cudaGraph_t* pGraphClone, cudaGraph_t originalGraph) {
   core::Graph* original = to_graph(originalGraph);
   if (!pGraphClone || !original) return runtime::record(cudaErrorInvalidValue);
-  core::Graph* clone = core::create_graph();
-  original->copy_into(*clone);
-  *pGraphClone = reinterpret_cast<cudaGraph_t>(clone);
+  Result<core::Graph*> clone = core::clone_graph(*original);
+  if (!clone) return runtime::record(clone.error());
+  *pGraphClone = reinterpret_cast<cudaGraph_t>(*clone);
   return cudaSuccess;
 }
 
