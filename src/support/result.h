@@ -44,6 +44,7 @@ enum class ErrorCode {
   StreamCaptureWrongThread,  // a global or thread-local capture ended by another thread
   GraphExecUpdateFailure,    // cudaGraphExecUpdate with a graph of another shape
   UnsupportedDevSideSync,    // device-side cudaDeviceSynchronize in a module for a 9.0+ device
+  UnsupportedLimit,          // a device limit this device does not have
   InvalidClusterSize,        // a cluster shape the launch cannot have (grid not a multiple, too many blocks)
   Unknown,
 };

@@ -7,6 +7,7 @@
 
 #include "api/driver/driver_state.h"
 #include "core/device.h"
+#include "core/device_limits.h"
 #include "core/device_settings.h"
 #include "core/stream_engine.h"
 #include "exec/device_printf.h"
@@ -215,6 +216,29 @@ CUresult CUDAAPI cuCtxGetStreamPriorityRange(int* leastPriority, int* greatestPr
   if (leastPriority) *leastPriority = core::kLeastStreamPriority;
   if (greatestPriority) *greatestPriority = core::kGreatestStreamPriority;
   return CUDA_SUCCESS;
+}
+
+// The device's limits (core/device_limits.h): every context of a device shares them.
+CUresult CUDAAPI cuCtxSetLimit(CUlimit limit, size_t value) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  CUCPU_DRIVER_RETURN_IF_STICKY();
+  Result<void> set = core::set_device_limit(static_cast<core::DeviceLimit>(limit), value, "cuCtxSetLimit");
+  return set ? CUDA_SUCCESS : driver::to_cu_result(set.error());
+}
+
+CUresult CUDAAPI cuCtxGetLimit(size_t* pvalue, CUlimit limit) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  if (!pvalue) return CUDA_ERROR_INVALID_VALUE;
+  Result<size_t> current = core::device_limit(static_cast<core::DeviceLimit>(limit), "cuCtxGetLimit");
+  if (!current) return driver::to_cu_result(current.error());
+  *pvalue = *current;
+  return CUDA_SUCCESS;
+}
+
+// Persisting L2 lines back to normal: there is no L2 to steer, so nothing to reset.
+CUresult CUDAAPI cuCtxResetPersistingL2Cache(void) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  return driver::sticky();
 }
 
 }  // extern "C"

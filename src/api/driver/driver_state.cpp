@@ -46,6 +46,7 @@ CUresult to_cu_result(const Error& error) {
     case ErrorCode::StreamCaptureWrongThread: return CUDA_ERROR_STREAM_CAPTURE_WRONG_THREAD;
     case ErrorCode::GraphExecUpdateFailure: return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
     case ErrorCode::UnsupportedDevSideSync: return CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
+    case ErrorCode::UnsupportedLimit: return CUDA_ERROR_UNSUPPORTED_LIMIT;
     case ErrorCode::InvalidClusterSize: return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     case ErrorCode::Unknown: return CUDA_ERROR_UNKNOWN;
   }
