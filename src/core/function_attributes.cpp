@@ -20,7 +20,7 @@ int registers_of(const Kernel& kernel) {
 }  // namespace
 
 exec::FunctionAttributes function_attributes(const Kernel& kernel, const jit::KernelInfo& info) {
-  constexpr int32_t kVersion = 90;  // the PTX and binary version of an sm_90 kernel
+  constexpr int32_t kBinaryVersion = 90;  // the code runs as an sm_90 kernel's
   exec::FunctionAttributes attributes;
   attributes.shared_size_bytes = info.static_shared_bytes;
   attributes.const_size_bytes = info.module_const_bytes;
@@ -28,8 +28,10 @@ exec::FunctionAttributes function_attributes(const Kernel& kernel, const jit::Ke
   attributes.num_regs = registers_of(kernel);
   attributes.max_threads_per_block =
       static_cast<int32_t>(max_threads_per_block(info.max_threads_per_block, attributes.num_regs));
-  attributes.ptx_version = kVersion;
-  attributes.binary_version = kVersion;
+  // The PTX's own architecture, as a GPU reports the PTX it compiled: CUB's host code picks
+  // its tuning by it, which must agree with the tuning compiled into the device code.
+  attributes.ptx_version = info.ptx_arch != 0 ? static_cast<int32_t>(info.ptx_arch) : kBinaryVersion;
+  attributes.binary_version = kBinaryVersion;
   attributes.cache_mode_ca = 0;
   attributes.max_dynamic_shared_size_bytes =
       static_cast<int32_t>(max_dynamic_shared_bytes(kernel.max_dynamic_shared_bytes, info.static_shared_bytes));

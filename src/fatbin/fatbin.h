@@ -35,8 +35,9 @@ Result<std::vector<Entry>> read_entries(const void* data, size_t size_limit);
 Result<std::vector<std::vector<Entry>>> read_fatbins(const void* data, size_t size);
 
 // The PTX for a device of compute capability `arch` (e.g. 90): the entry with the highest
-// arch <= the device's. Error ErrorCode::NoKernelImage when there is none, with a
-// message telling how to rebuild (-arch=sm_XX or -gencode ...,code=compute_XX).
+// arch <= the device's; where there is none but machine code for the device exists, the
+// oldest newer PTX, with a note on stderr (select_ptx.cpp). Error ErrorCode::NoKernelImage
+// otherwise, with a message telling how to rebuild (-arch=sm_XX or -gencode ...,code=compute_XX).
 Result<std::string> select_ptx(const std::vector<Entry>& entries, uint32_t arch);
 
 // The wrapper nvcc passes to __cudaRegisterFatBinary (magic 0x466243b1).

@@ -5,10 +5,19 @@
 // driver would JIT-compile, so that is the one chosen. Machine code (cubins) and LTO IR are
 // of no use to cucpu; when nothing fits, the error lists what the program does hold and
 // the nvcc options that would embed PTX the device can run.
+//
+// One exception: a program with machine code the device runs (sm_90 for a 9.0 device) but
+// PTX only for newer devices, as NVIDIA's own libraries and CuPy's CUB kernels ship
+// (sm_75 ... sm_120 code, compute_120 PTX). A GPU of the emulated kind runs its machine
+// code, which was compiled from the same source; cucpu, which cannot run machine code,
+// runs the oldest newer PTX instead and says so on stderr: code that the source tunes per
+// architecture (block sizes, the order of a float reduction) may then round differently
+// from the GPU.
 #include <fmt/format.h>
 #include <fmt/ranges.h>  // fmt::join
 
 #include <algorithm>
+#include <cstdio>
 #include <map>
 
 #include "fatbin/fatbin.h"
@@ -57,6 +66,26 @@ uint32_t suggested_arch(const std::vector<Entry>& entries, uint32_t device_arch)
   return best != 0 ? best : device_arch;
 }
 
+// The newest machine code a device of `arch` runs (same major version, minor not above
+// the device's), or 0.
+uint32_t machine_code_for(const std::vector<Entry>& entries, uint32_t arch) {
+  uint32_t best = 0;
+  for (const Entry& entry : entries)
+    if (entry.kind == EntryKind::Cubin && entry.arch / 10 == arch / 10 && entry.arch <= arch)
+      best = std::max(best, entry.arch);
+  return best;
+}
+
+// The oldest PTX newer than `arch`, where machine code for `arch` exists (see the file comment).
+const Entry* newer_ptx_beside_machine_code(const std::vector<Entry>& entries, uint32_t arch) {
+  if (machine_code_for(entries, arch) == 0) return nullptr;
+  const Entry* oldest = nullptr;
+  for (const Entry& entry : entries)
+    if (entry.kind == EntryKind::Ptx && entry.arch > arch && (oldest == nullptr || entry.arch < oldest->arch))
+      oldest = &entry;
+  return oldest;
+}
+
 }  // namespace
 
 Result<std::string> select_ptx(const std::vector<Entry>& entries, uint32_t arch) {
@@ -68,6 +97,14 @@ Result<std::string> select_ptx(const std::vector<Entry>& entries, uint32_t arch)
     if (entry.arch <= arch && (chosen == nullptr || entry.arch > chosen->arch)) chosen = &entry;
   }
   if (chosen != nullptr) return std::string(chosen->data.begin(), chosen->data.end());
+  if (const Entry* newer = newer_ptx_beside_machine_code(entries, arch)) {
+    std::fprintf(stderr,
+                 "cucpu: the program holds %s; a %u.%u GPU runs its sm_%u machine code, which cucpu cannot: "
+                 "running its compute_%u PTX instead (built from the same source; per-architecture tuning may "
+                 "round differently)\n",
+                 describe(entries).c_str(), arch / 10, arch % 10, machine_code_for(entries, arch), newer->arch);
+    return std::string(newer->data.begin(), newer->data.end());
+  }
 
   std::string hint = rebuild_hint(suggested_arch(entries, arch));
   if (!any_ptx)

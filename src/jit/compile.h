@@ -54,6 +54,9 @@ struct KernelInfo {
   bool explicit_cluster = false;
   uint32_t max_cluster_rank = 0;
   bool waits_for_cluster = false;
+  // The architecture the PTX was written for (.target sm_XX: XX), which CUDA reports as
+  // the kernel's ptxVersion; 0 when the module names none.
+  uint32_t ptx_arch = 0;
   KernelEntry entry = nullptr;
   // The compiled block strategy: why it cannot run this kernel (empty: it can), and what
   // makes the kernel's block functions (null when it cannot).

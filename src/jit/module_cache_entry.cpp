@@ -7,7 +7,7 @@
 //   u32 kernel count, then per kernel: name; u32 parameter count, then offset, size, align
 //       of each; param_bytes static_shared_bytes dynamic_shared_offset local_bytes
 //       module_const_bytes max_threads_per_block reqntid[3] cluster_dims[3]
-//       max_cluster_rank (u32 each); uses_barriers explicit_cluster waits_for_cluster (u8 each);
+//       max_cluster_rank ptx_arch (u32 each); uses_barriers explicit_cluster waits_for_cluster (u8 each);
 //       compiled_obstacle (a name); block_compiler is made again at load
 //   u32 variable count, then per variable: name, u8 state space, u64 size
 //   u64 object size, then the ELF object
@@ -22,11 +22,11 @@
 namespace cucpu::jit {
 namespace {
 
-constexpr uint32_t kFormatVersion = 2;
+constexpr uint32_t kFormatVersion = 3;
 
 // A field added to KernelInfo or GlobalInfo must be packed too (and kFormatVersion
 // raised), or a module loaded from the cache would silently lack it.
-static_assert(sizeof(KernelInfo) == 168, "KernelInfo changed: update pack_module/unpack_module");
+static_assert(sizeof(KernelInfo) == 176, "KernelInfo changed: update pack_module/unpack_module");
 static_assert(sizeof(GlobalInfo) == 56, "GlobalInfo changed: update pack_module/unpack_module");
 
 class Writer {
@@ -94,6 +94,7 @@ void write_kernel(Writer& w, const KernelInfo& k) {
   for (uint32_t n : k.reqntid) w.number(n);
   for (uint32_t n : k.cluster_dims) w.number(n);
   w.number(k.max_cluster_rank);
+  w.number(k.ptx_arch);
   for (bool b : {k.uses_barriers, k.explicit_cluster, k.waits_for_cluster}) w.number(static_cast<uint8_t>(b));
   w.text(k.compiled_obstacle);
 }
@@ -114,6 +115,7 @@ KernelInfo read_kernel(Reader& r) {
   for (uint32_t& n : k.reqntid) n = r.number<uint32_t>();
   for (uint32_t& n : k.cluster_dims) n = r.number<uint32_t>();
   k.max_cluster_rank = r.number<uint32_t>();
+  k.ptx_arch = r.number<uint32_t>();
   for (bool* b : {&k.uses_barriers, &k.explicit_cluster, &k.waits_for_cluster}) *b = r.number<uint8_t>() != 0;
   k.compiled_obstacle = r.text();
   return k;

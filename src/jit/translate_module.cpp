@@ -18,6 +18,14 @@
 namespace cucpu::jit {
 namespace {
 
+// "sm_120" -> 120, "sm_90a" -> 90; 0 for anything else.
+uint32_t target_arch(const std::string& target) {
+  if (!target.starts_with("sm_")) return 0;
+  uint32_t arch = 0;
+  for (size_t i = 3; i < target.size() && target[i] >= '0' && target[i] <= '9'; ++i) arch = arch * 10 + (target[i] - '0');
+  return arch;
+}
+
 uint64_t align_up(uint64_t value, uint64_t align) { return align <= 1 ? value : (value + align - 1) / align * align; }
 
 Error invalid(const std::string& message) { return make_error(ErrorCode::InvalidPtx, message); }
@@ -269,6 +277,7 @@ Result<TranslatedModule> translate_module(const ptx::Module& ptx, llvm::LLVMCont
     info.static_shared_bytes = static_cast<uint32_t>(layout.static_bytes - kReservedSharedBytes);
     info.dynamic_shared_offset = static_cast<uint32_t>(layout.dynamic_offset - kReservedSharedBytes);
     info.module_const_bytes = static_cast<uint32_t>(const_bytes);
+    info.ptx_arch = target_arch(ptx.target);
     for (const ptx::Variable& v : f.locals) {
       if (v.space == ptx::StateSpace::Local) info.local_bytes += static_cast<uint32_t>(v.size_bytes());
     }

@@ -385,5 +385,27 @@ TEST(FatbinToolkit, ProgramSectionHoldsPtx) {
   EXPECT_TRUE(found);
 }
 
+// CuPy's CUB kernels and NVIDIA's libraries ship machine code for every arch and PTX for
+// the newest only: with machine code for the device, its oldest newer PTX runs instead.
+TEST(Fatbin, NewerPtxBesideMachineCodeForTheDevice) {
+  auto entry = [](EntryKind kind, uint32_t arch, std::string text) {
+    return Entry{kind, arch, "", std::vector<uint8_t>(text.begin(), text.end())};
+  };
+  const std::vector<Entry> library = {entry(EntryKind::Cubin, 80, "sm80"), entry(EntryKind::Cubin, 90, "sm90"),
+                                      entry(EntryKind::Ptx, 120, "ptx120"), entry(EntryKind::Ptx, 100, "ptx100")};
+  auto ptx = select_ptx(library, 90);
+  ASSERT_TRUE(ptx) << ptx.error().message;
+  EXPECT_EQ(*ptx, "ptx100");
+  // Without machine code a device of that major version runs, there is nothing to stand in for.
+  const std::vector<Entry> no_machine_code_for_90 = {entry(EntryKind::Cubin, 80, "sm80"),
+                                                     entry(EntryKind::Ptx, 120, "ptx120")};
+  auto refused = select_ptx(no_machine_code_for_90, 90);
+  ASSERT_FALSE(refused);
+  EXPECT_EQ(refused.error().code, ErrorCode::NoKernelImage);
+  const std::vector<Entry> only_sm_86 = {entry(EntryKind::Cubin, 86, "sm86"), entry(EntryKind::Ptx, 120, "ptx120")};
+  EXPECT_FALSE(select_ptx(only_sm_86, 80));  // sm_86 code does not run on an 8.0 device
+  EXPECT_TRUE(select_ptx(only_sm_86, 89));
+}
+
 }  // namespace
 }  // namespace cucpu::fatbin
