@@ -246,6 +246,7 @@ int main() {
   CUgraph clone = nullptr;
   say("clone of a graph with memory and conditional nodes", cuGraphClone(&clone, graph));
   CHECK(cuMemsetD8(flag, 0, sizeof(int)));
+  CHECK(cuCtxSynchronize());  // a set of device memory may return early; the clone runs on a non-blocking stream
   CHECK(cuGraphClone(&clone, child));
   CUgraphExec clone_exec = nullptr;
   CHECK(cuGraphInstantiate(&clone_exec, clone, 0));
