@@ -45,6 +45,7 @@ enum class ErrorCode {
   GraphExecUpdateFailure,    // cudaGraphExecUpdate with a graph of another shape
   UnsupportedDevSideSync,    // device-side cudaDeviceSynchronize in a module for a 9.0+ device
   UnsupportedLimit,          // a device limit this device does not have
+  InvalidDevice,             // a device ordinal no device has
   InvalidClusterSize,        // a cluster shape the launch cannot have (grid not a multiple, too many blocks)
   Unknown,
 };

@@ -47,6 +47,7 @@ CUresult to_cu_result(const Error& error) {
     case ErrorCode::GraphExecUpdateFailure: return CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE;
     case ErrorCode::UnsupportedDevSideSync: return CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
     case ErrorCode::UnsupportedLimit: return CUDA_ERROR_UNSUPPORTED_LIMIT;
+    case ErrorCode::InvalidDevice: return CUDA_ERROR_INVALID_DEVICE;
     case ErrorCode::InvalidClusterSize: return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     case ErrorCode::Unknown: return CUDA_ERROR_UNKNOWN;
   }

@@ -50,6 +50,7 @@ cudaError_t to_cuda_error(const Error& error) {
     case ErrorCode::GraphExecUpdateFailure: return cudaErrorGraphExecUpdateFailure;
     case ErrorCode::UnsupportedDevSideSync: return cudaErrorUnsupportedDevSideSync;
     case ErrorCode::UnsupportedLimit: return cudaErrorUnsupportedLimit;
+    case ErrorCode::InvalidDevice: return cudaErrorInvalidDevice;
     case ErrorCode::InvalidClusterSize: return cudaErrorInvalidClusterSize;
     case ErrorCode::Unknown: return cudaErrorUnknown;
   }
