@@ -18,6 +18,7 @@
 #include <algorithm>
 
 #include "core/device.h"
+#include "core/function_attributes.h"
 #include "core/occupancy.h"
 
 namespace cucpu::core {
@@ -100,6 +101,32 @@ Result<exec::Dim3> resolve_cluster_dims(const jit::KernelInfo& info, const Kerne
   if (request.cooperative)
     return make_error(ErrorCode::NotSupported, "cooperative launches with thread block clusters");
   return dims;
+}
+
+int potential_cluster_size(const Kernel& kernel, const jit::KernelInfo& info, uint32_t block_threads,
+                           size_t dynamic_shared_bytes) {
+  const int blocks_per_sm = kernel_max_active_blocks_per_sm(kernel, info, block_threads, dynamic_shared_bytes);
+  uint32_t limit = max_cluster_blocks(kernel);
+  if (info.max_cluster_rank != 0) limit = std::min(limit, info.max_cluster_rank);
+  return device_profile().max_cluster_size > 0 ? max_potential_cluster_size(blocks_per_sm, limit) : 0;
+}
+
+Result<int> active_clusters(const Kernel& kernel, const jit::KernelInfo& info, uint32_t block_threads,
+                            size_t dynamic_shared_bytes, std::optional<exec::Dim3> given) {
+  const exec::Dim3 required = required_cluster_dims(info, kernel);
+  exec::Dim3 cluster = required;  // 0x0x0 when the kernel requires none
+  if (given) {
+    // With a required shape, the configuration's must be absent or the same.
+    if (required.count() != 0 && (given->x != required.x || given->y != required.y || given->z != required.z))
+      return Error{ErrorCode::InvalidClusterSize, "a cluster shape other than the kernel's required one"};
+    cluster = *given;
+  }
+  const bool has_shape = required.count() != 0 || given;
+  if (!has_shape && device_profile().max_cluster_size > 0) return 0;
+  if (cluster.count() == 0 || cluster.count() > max_cluster_blocks(kernel) || device_profile().max_cluster_size == 0)
+    return Error{ErrorCode::InvalidClusterSize, "a cluster shape the kernel cannot have"};
+  const int blocks_per_sm = kernel_max_active_blocks_per_sm(kernel, info, block_threads, dynamic_shared_bytes);
+  return max_active_clusters(static_cast<uint32_t>(cluster.count()), blocks_per_sm);
 }
 
 }  // namespace cucpu::core

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 
 #include "core/launch.h"
 #include "core/module_registry.h"
@@ -45,5 +46,18 @@ int max_active_clusters(uint32_t cluster_blocks, int blocks_per_sm);
 // The largest cluster the device can hold at once for `blocks_per_sm` blocks to an SM, up
 // to `limit` blocks.
 int max_potential_cluster_size(int blocks_per_sm, uint32_t limit);
+
+// cudaOccupancyMaxPotentialClusterSize / cuOccupancyMaxPotentialClusterSize for blocks of
+// `block_threads` threads and `dynamic_shared_bytes`: the configuration's cluster shape is
+// ignored, and so is a required one (an H100 answers 8 for a __cluster_dims__(2) kernel:
+// e2e cluster_launch_rules).
+int potential_cluster_size(const Kernel& kernel, const jit::KernelInfo& info, uint32_t block_threads,
+                           size_t dynamic_shared_bytes);
+// cudaOccupancyMaxActiveClusters / cuOccupancyMaxActiveClusters: clusters of the kernel's
+// required shape or the configuration's (`given`, which must then agree), 0 where neither
+// names one (H100: success with 0, e2e cluster_occupancy); InvalidClusterSize for a shape
+// the kernel cannot have.
+Result<int> active_clusters(const Kernel& kernel, const jit::KernelInfo& info, uint32_t block_threads,
+                            size_t dynamic_shared_bytes, std::optional<exec::Dim3> given);
 
 }  // namespace cucpu::core

@@ -1,8 +1,12 @@
 // Occupancy of a kernel (CUfunction): resident blocks per SM and the block size that
-// maximises them, by the rules of cuda_occupancy.h (core/function_attributes.h).
+// maximises them, by the rules of cuda_occupancy.h (core/function_attributes.h), and
+// cluster occupancy (core/cluster_launch.h).
 #include <cuda.h>
 
+#include <optional>
+
 #include "api/driver/driver_state.h"
+#include "core/cluster_launch.h"
 #include "core/function_attributes.h"
 
 using namespace cucpu;
@@ -18,6 +22,10 @@ CUresult kernel_of(CUfunction func, core::Kernel** kernel, const jit::KernelInfo
   if (!loaded) return driver::to_cu_result(loaded.error());
   *info = *loaded;
   return CUDA_SUCCESS;
+}
+
+uint32_t block_threads(const CUlaunchConfig& config) {
+  return config.blockDimX * config.blockDimY * config.blockDimZ;
 }
 
 }  // namespace
@@ -66,6 +74,35 @@ CUresult CUDAAPI cuOccupancyMaxPotentialBlockSize(int* minGridSize, int* blockSi
                                                   size_t dynamicSMemSize, int blockSizeLimit) {
   return cuOccupancyMaxPotentialBlockSizeWithFlags(minGridSize, blockSize, func, blockSizeToDynamicSMemSize,
                                                    dynamicSMemSize, blockSizeLimit, CU_OCCUPANCY_DEFAULT);
+}
+
+// Cluster occupancy (core/cluster_launch.h), as the runtime's cudaOccupancyMax*Cluster*.
+CUresult CUDAAPI cuOccupancyMaxPotentialClusterSize(int* clusterSize, CUfunction func, const CUlaunchConfig* config) {
+  if (!clusterSize || !config || block_threads(*config) == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  core::Kernel* kernel = nullptr;
+  const jit::KernelInfo* info = nullptr;
+  if (CUresult bad = kernel_of(func, &kernel, &info); bad != CUDA_SUCCESS) return bad;
+  *clusterSize = core::potential_cluster_size(*kernel, *info, block_threads(*config), config->sharedMemBytes);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuOccupancyMaxActiveClusters(int* numClusters, CUfunction func, const CUlaunchConfig* config) {
+  if (!numClusters || !config || (config->numAttrs > 0 && !config->attrs) || block_threads(*config) == 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  core::Kernel* kernel = nullptr;
+  const jit::KernelInfo* info = nullptr;
+  if (CUresult bad = kernel_of(func, &kernel, &info); bad != CUDA_SUCCESS) return bad;
+  std::optional<exec::Dim3> given;
+  for (unsigned i = 0; i < config->numAttrs; ++i)
+    if (config->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) {
+      const auto& c = config->attrs[i].value.clusterDim;
+      given = exec::Dim3{c.x, c.y, c.z};
+    }
+  Result<int> clusters = core::active_clusters(*kernel, *info, block_threads(*config), config->sharedMemBytes, given);
+  if (!clusters) return driver::to_cu_result(clusters.error());
+  *numClusters = *clusters;
+  return CUDA_SUCCESS;
 }
 
 }  // extern "C"

@@ -119,12 +119,6 @@ cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void**
 
 // Blocks per SM for a launch configuration's block and dynamic shared memory, as the
 // cluster occupancy calls start from.
-cudaError_t blocks_per_sm_for(const void* func, const cudaLaunchConfig_t& config, int& blocks_per_sm) {
-  return cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, func,
-                                                       static_cast<int>(to_dim3(config.blockDim).count()),
-                                                       config.dynamicSmemBytes);
-}
-
 }  // namespace
 
 extern "C" {
@@ -229,54 +223,36 @@ cudaError_t CUDARTAPI cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* numBloc
 // and dynamic shared memory, then clusters per GPC.
 cudaError_t CUDARTAPI cudaOccupancyMaxPotentialClusterSize(int* clusterSize, const void* func,
                                                            const cudaLaunchConfig_t* launchConfig) {
-  if (!clusterSize || !launchConfig) return runtime::record(cudaErrorInvalidValue);
-  core::Kernel* kernel = core::modules().find_kernel(func);
-  if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
-  auto info = core::modules().load_kernel(*kernel);
-  if (!info) return runtime::record(info.error());
-  // The configuration's cluster shape is ignored, and so is a required one: an H100 answers
-  // 8 for a __cluster_dims__(2) kernel (e2e cluster_launch_rules).
-  int blocks_per_sm = 0;
-  if (cudaError_t status = blocks_per_sm_for(func, *launchConfig, blocks_per_sm); status != cudaSuccess) return status;
-  uint32_t limit = core::max_cluster_blocks(*kernel);
-  if ((*info)->max_cluster_rank != 0) limit = std::min(limit, (*info)->max_cluster_rank);
-  *clusterSize = core::device_profile().max_cluster_size > 0 ? core::max_potential_cluster_size(blocks_per_sm, limit) : 0;
-  return cudaSuccess;
-}
-
-cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
-                                                     const cudaLaunchConfig_t* launchConfig) {
-  if (!numClusters || !launchConfig || (launchConfig->numAttrs > 0 && !launchConfig->attrs))
+  if (!clusterSize || !launchConfig || to_dim3(launchConfig->blockDim).count() == 0)
     return runtime::record(cudaErrorInvalidValue);
   core::Kernel* kernel = core::modules().find_kernel(func);
   if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
   auto info = core::modules().load_kernel(*kernel);
   if (!info) return runtime::record(info.error());
-  const exec::Dim3 required = core::required_cluster_dims(**info, *kernel);
-  exec::Dim3 cluster = required;  // 0x0x0 when the kernel requires none
-  bool has_shape = required.count() != 0;
-  for (unsigned i = 0; i < launchConfig->numAttrs; ++i) {
-    if (launchConfig->attrs[i].id != cudaLaunchAttributeClusterDimension) continue;
-    const auto& c = launchConfig->attrs[i].val.clusterDim;
-    const exec::Dim3 given{c.x, c.y, c.z};
-    // With a required shape, the configuration's must be absent or the same.
-    if (required.count() != 0 && (given.x != required.x || given.y != required.y || given.z != required.z))
-      return runtime::record(cudaErrorInvalidClusterSize);
-    cluster = given;
-    has_shape = true;
-  }
-  // Without a shape from the kernel or the configuration an H100 succeeds with 0 clusters
-  // (e2e cluster_occupancy).
-  if (!has_shape && core::device_profile().max_cluster_size > 0) {
-    *numClusters = 0;
-    return cudaSuccess;
-  }
-  if (cluster.count() == 0 || cluster.count() > core::max_cluster_blocks(*kernel) ||
-      core::device_profile().max_cluster_size == 0)
-    return runtime::record(cudaErrorInvalidClusterSize);
-  int blocks_per_sm = 0;
-  if (cudaError_t status = blocks_per_sm_for(func, *launchConfig, blocks_per_sm); status != cudaSuccess) return status;
-  *numClusters = core::max_active_clusters(static_cast<uint32_t>(cluster.count()), blocks_per_sm);
+  *clusterSize = core::potential_cluster_size(*kernel, **info, to_dim3(launchConfig->blockDim).count(),
+                                              launchConfig->dynamicSmemBytes);
+  return cudaSuccess;
+}
+
+cudaError_t CUDARTAPI cudaOccupancyMaxActiveClusters(int* numClusters, const void* func,
+                                                     const cudaLaunchConfig_t* launchConfig) {
+  if (!numClusters || !launchConfig || (launchConfig->numAttrs > 0 && !launchConfig->attrs) ||
+      to_dim3(launchConfig->blockDim).count() == 0)
+    return runtime::record(cudaErrorInvalidValue);
+  core::Kernel* kernel = core::modules().find_kernel(func);
+  if (!kernel) return runtime::record(cudaErrorInvalidDeviceFunction);
+  auto info = core::modules().load_kernel(*kernel);
+  if (!info) return runtime::record(info.error());
+  std::optional<exec::Dim3> given;
+  for (unsigned i = 0; i < launchConfig->numAttrs; ++i)
+    if (launchConfig->attrs[i].id == cudaLaunchAttributeClusterDimension) {
+      const auto& c = launchConfig->attrs[i].val.clusterDim;
+      given = exec::Dim3{c.x, c.y, c.z};
+    }
+  Result<int> clusters = core::active_clusters(*kernel, **info, to_dim3(launchConfig->blockDim).count(),
+                                               launchConfig->dynamicSmemBytes, given);
+  if (!clusters) return runtime::record(clusters.error());
+  *numClusters = *clusters;
   return cudaSuccess;
 }
 
