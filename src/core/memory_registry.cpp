@@ -71,6 +71,10 @@ Result<void> MemoryRegistry::register_host(void* base, size_t size, unsigned fla
 }
 
 Result<void> MemoryRegistry::unregister_host(void* base) {
+  // Inside a registered range but not its start: InvalidValue, as on the GPU.
+  if (auto allocation = find(base); allocation && allocation->kind == MemoryKind::RegisteredHost &&
+                                    allocation->base != reinterpret_cast<uintptr_t>(base))
+    return make_error(ErrorCode::InvalidValue, fmt::format("{} lies inside a registered range", base));
   std::lock_guard lock(mutex_);
   auto it = allocations_.find(reinterpret_cast<uintptr_t>(base));
   if (it == allocations_.end() || it->second.kind != MemoryKind::RegisteredHost)

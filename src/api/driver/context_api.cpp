@@ -168,7 +168,10 @@ CUresult CUDAAPI cuCtxGetDevice_v2(CUdevice* device, CUcontext ctx) {
 CUresult CUDAAPI cuCtxGetFlags(unsigned int* flags) {
   CUCPU_REQUIRE_CONTEXT(context);
   if (!flags) return CUDA_ERROR_INVALID_VALUE;
-  *flags = context->flags();
+  // A primary context reports CU_CTX_MAP_HOST (mapping is always on since CUDA 11) where a
+  // created one and cuDevicePrimaryCtxGetState do not: the H200's answers, which the static
+  // runtime's cudaGetDeviceFlags passes on (e2e memory_model_edges built -cudart static).
+  *flags = context->flags() | (context->primary() ? unsigned{CU_CTX_MAP_HOST} : 0u);
   return CUDA_SUCCESS;
 }
 
@@ -239,6 +242,38 @@ CUresult CUDAAPI cuCtxGetLimit(size_t* pvalue, CUlimit limit) {
 CUresult CUDAAPI cuCtxResetPersistingL2Cache(void) {
   CUCPU_REQUIRE_CONTEXT(context);
   return driver::sticky();
+}
+
+// The L1/shared split preference of the context's device (core/device_settings.h), as
+// cudaDeviceSetCacheConfig keeps it.
+CUresult CUDAAPI cuCtxSetCacheConfig(CUfunc_cache config) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  if (config < CU_FUNC_CACHE_PREFER_NONE || config > CU_FUNC_CACHE_PREFER_EQUAL) return CUDA_ERROR_INVALID_VALUE;
+  core::set_device_cache_config(context->device(), config);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetCacheConfig(CUfunc_cache* pconfig) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  if (!pconfig) return CUDA_ERROR_INVALID_VALUE;
+  *pconfig = static_cast<CUfunc_cache>(core::device_settings(context->device()).cache_config);
+  return CUDA_SUCCESS;
+}
+
+// Bank size configuration ended with Kepler: accepted, and banks stay four bytes wide.
+CUresult CUDAAPI cuCtxSetSharedMemConfig(CUsharedconfig config) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  if (config < CU_SHARED_MEM_CONFIG_DEFAULT_BANK_SIZE || config > CU_SHARED_MEM_CONFIG_EIGHT_BYTE_BANK_SIZE)
+    return CUDA_ERROR_INVALID_VALUE;
+  core::set_device_shared_mem_config(context->device(), config);
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuCtxGetSharedMemConfig(CUsharedconfig* pConfig) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  if (!pConfig) return CUDA_ERROR_INVALID_VALUE;
+  *pConfig = CU_SHARED_MEM_CONFIG_FOUR_BYTE_BANK_SIZE;
+  return CUDA_SUCCESS;
 }
 
 }  // extern "C"

@@ -83,9 +83,12 @@ CUresult describe_copy(const CUDA_MEMCPY3D& p, Result<core::StridedCopy>* out) {
       bad != CUDA_SUCCESS)
     return bad;
   if (!src.array && !dst.array) {
-    core::PitchedPointer to{dst.corner(), dst.pitch, p.WidthInBytes, p.dstHeight ? p.dstHeight : p.Height};
-    core::PitchedPointer from{src.corner(), src.pitch, p.WidthInBytes, p.srcHeight ? p.srcHeight : p.Height};
-    *out = core::describe_copy_3d(to, {}, from, {}, core::Extent3D{p.WidthInBytes, p.Height, p.Depth});
+    // The positions go to core apart from the bases, which checks the box against the
+    // pitches and slice heights as cudaMemcpy3D does (x + width past a pitch: InvalidValue).
+    core::PitchedPointer to{dst.base, dst.pitch, p.WidthInBytes, p.dstHeight ? p.dstHeight : p.Height};
+    core::PitchedPointer from{src.base, src.pitch, p.WidthInBytes, p.srcHeight ? p.srcHeight : p.Height};
+    *out = core::describe_copy_3d(to, {dst.x, dst.y, dst.z}, from, {src.x, src.y, src.z},
+                                  core::Extent3D{p.WidthInBytes, p.Height, p.Depth});
     return CUDA_SUCCESS;
   }
   uint64_t element = 1;

@@ -5,6 +5,7 @@
 #include <cuda.h>
 
 #include <cstring>
+#include <functional>
 #include <vector>
 
 #include "api/driver/driver_state.h"
@@ -13,6 +14,7 @@
 #include "core/launch.h"
 #include "core/module_registry.h"
 #include "core/stream_engine.h"
+#include "core/sticky_error.h"
 #include "core/stream_handle.h"
 
 using namespace cucpu;
@@ -65,15 +67,20 @@ CUresult launch_ex(const CUlaunchConfig* config, CUfunction f, void** params, vo
                 config->blockDimZ, config->sharedMemBytes, config->hStream, params, extra, options, null_stream);
 }
 
-CUresult launch_host_function(CUstream handle, CUhostFn fn, void* user_data, NullStream null_stream) {
+// The device's status as a stream callback gets it: its sticky error, if any.
+CUresult device_status() {
+  auto error = core::sticky_error();
+  return error ? driver::to_cu_result(*error) : CUDA_SUCCESS;
+}
+
+CUresult launch_host_function(CUstream handle, std::function<void()> run, NullStream null_stream) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
-  if (!fn) return CUDA_ERROR_INVALID_VALUE;
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return CUDA_ERROR_INVALID_HANDLE;
   core::Command command;
   command.kind = core::CommandKind::HostFunction;
-  command.run = [fn, user_data] { fn(user_data); };
+  command.run = std::move(run);
   auto queued = core::StreamEngine::instance().enqueue(*stream, std::move(command));
   return queued ? CUDA_SUCCESS : driver::to_cu_result(queued.error());
 }
@@ -121,11 +128,27 @@ CUresult CUDAAPI cuLaunchKernelEx_ptsz(const CUlaunchConfig* config, CUfunction 
 }
 
 CUresult CUDAAPI cuLaunchHostFunc(CUstream hStream, CUhostFn fn, void* userData) {
-  return launch_host_function(hStream, fn, userData, NullStream::Legacy);
+  if (!fn) return CUDA_ERROR_INVALID_VALUE;
+  return launch_host_function(hStream, [fn, userData] { fn(userData); }, NullStream::Legacy);
 }
 
 CUresult CUDAAPI cuLaunchHostFunc_ptsz(CUstream hStream, CUhostFn fn, void* userData) {
-  return launch_host_function(hStream, fn, userData, NullStream::PerThread);
+  if (!fn) return CUDA_ERROR_INVALID_VALUE;
+  return launch_host_function(hStream, [fn, userData] { fn(userData); }, NullStream::PerThread);
+}
+
+// The older form: the callback also gets the stream and the device's (sticky) status.
+CUresult CUDAAPI cuStreamAddCallback(CUstream hStream, CUstreamCallback callback, void* userData, unsigned int flags) {
+  if (!callback || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  return launch_host_function(
+      hStream, [=] { callback(hStream, device_status(), userData); }, NullStream::Legacy);
+}
+
+CUresult CUDAAPI cuStreamAddCallback_ptsz(CUstream hStream, CUstreamCallback callback, void* userData,
+                                          unsigned int flags) {
+  if (!callback || flags != 0) return CUDA_ERROR_INVALID_VALUE;
+  return launch_host_function(
+      hStream, [=] { callback(hStream, device_status(), userData); }, NullStream::PerThread);
 }
 
 CUresult CUDAAPI cuFuncGetAttribute(int* pi, CUfunction_attribute attrib, CUfunction hfunc) {

@@ -7,6 +7,7 @@
 #include "api/driver/driver_state.h"
 #include "core/device.h"
 #include "core/memory_commands.h"
+#include "core/strided_copy.h"
 #include "core/memory_registry.h"
 #include "core/memory_release.h"
 #include "core/stream_engine.h"
@@ -59,6 +60,36 @@ CUresult fill(CUdeviceptr dst, uint32_t value, size_t element_bytes, size_t coun
   if (dst % element_bytes != 0 || !core::memory().contains_range(to_pointer(dst), count * element_bytes))
     return CUDA_ERROR_INVALID_VALUE;
   return result_of(core::submit_fill(*stream, to_pointer(dst), value, element_bytes, count, sync));
+}
+
+// cuMemsetD2D8/16/32: `height` rows of `width` elements, `pitch` bytes apart. Byte sets
+// are one strided set; wider elements fill row by row (one fill where rows touch).
+CUresult fill_2d(CUdeviceptr dst, size_t pitch, uint32_t value, size_t element_bytes, size_t width, size_t height,
+                 CUstream handle, NullStream null_stream, HostSync sync) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  CUCPU_DRIVER_RETURN_IF_STICKY();
+  core::Stream* stream = core::to_stream(handle, null_stream);
+  if (!stream) return CUDA_ERROR_INVALID_HANDLE;
+  if (width == 0 || height == 0) return CUDA_SUCCESS;
+  const size_t row_bytes = width * element_bytes;
+  if (dst % element_bytes != 0 || (height > 1 && (pitch < row_bytes || pitch % element_bytes != 0)) ||
+      !core::memory().contains_range(to_pointer(dst), pitch * (height - 1) + row_bytes))
+    return CUDA_ERROR_INVALID_VALUE;
+  if (element_bytes == 1) {
+    auto set = core::describe_set_2d(to_pointer(dst), pitch, static_cast<int>(value), width, height);
+    if (!set) return driver::to_cu_result(set.error());
+    return result_of(core::submit_strided_set(*stream, *set, sync));
+  }
+  if (height == 1 || pitch == row_bytes)
+    return result_of(core::submit_fill(*stream, to_pointer(dst), value, element_bytes, width * height, sync));
+  for (size_t row = 0; row < height; ++row) {
+    const HostSync row_sync = row + 1 == height ? sync : HostSync::Asynchronous;  // the last row waits for all
+    if (CUresult bad = result_of(
+            core::submit_fill(*stream, to_pointer(dst + row * pitch), value, element_bytes, width, row_sync));
+        bad != CUDA_SUCCESS)
+      return bad;
+  }
+  return CUDA_SUCCESS;
 }
 
 constexpr auto kSync = HostSync::Synchronous;
@@ -241,6 +272,54 @@ CUresult CUDAAPI cuMemsetD32Async(CUdeviceptr dstDevice, unsigned int ui, size_t
 }
 CUresult CUDAAPI cuMemsetD32Async_ptsz(CUdeviceptr dstDevice, unsigned int ui, size_t N, CUstream hStream) {
   return fill(dstDevice, ui, 4, N, hStream, kPerThread, kAsync);
+}
+
+CUresult CUDAAPI cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height) {
+  return fill_2d(dstDevice, dstPitch, uc, 1, Width, Height, nullptr, kLegacy, kSync);
+}
+CUresult CUDAAPI cuMemsetD2D16_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                                  size_t Height) {
+  return fill_2d(dstDevice, dstPitch, us, 2, Width, Height, nullptr, kLegacy, kSync);
+}
+CUresult CUDAAPI cuMemsetD2D16_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                                       size_t Height) {
+  return fill_2d(dstDevice, dstPitch, us, 2, Width, Height, nullptr, kPerThread, kSync);
+}
+CUresult CUDAAPI cuMemsetD2D32_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                                  size_t Height) {
+  return fill_2d(dstDevice, dstPitch, ui, 4, Width, Height, nullptr, kLegacy, kSync);
+}
+CUresult CUDAAPI cuMemsetD2D32_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                                       size_t Height) {
+  return fill_2d(dstDevice, dstPitch, ui, 4, Width, Height, nullptr, kPerThread, kSync);
+}
+CUresult CUDAAPI cuMemsetD2D8_v2_ptds(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                                      size_t Height) {
+  return fill_2d(dstDevice, dstPitch, uc, 1, Width, Height, nullptr, kPerThread, kSync);
+}
+CUresult CUDAAPI cuMemsetD2D8Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                                   size_t Height, CUstream hStream) {
+  return fill_2d(dstDevice, dstPitch, uc, 1, Width, Height, hStream, kLegacy, kAsync);
+}
+CUresult CUDAAPI cuMemsetD2D8Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width,
+                                        size_t Height, CUstream hStream) {
+  return fill_2d(dstDevice, dstPitch, uc, 1, Width, Height, hStream, kPerThread, kAsync);
+}
+CUresult CUDAAPI cuMemsetD2D16Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                                    size_t Height, CUstream hStream) {
+  return fill_2d(dstDevice, dstPitch, us, 2, Width, Height, hStream, kLegacy, kAsync);
+}
+CUresult CUDAAPI cuMemsetD2D16Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned short us, size_t Width,
+                                         size_t Height, CUstream hStream) {
+  return fill_2d(dstDevice, dstPitch, us, 2, Width, Height, hStream, kPerThread, kAsync);
+}
+CUresult CUDAAPI cuMemsetD2D32Async(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                                    size_t Height, CUstream hStream) {
+  return fill_2d(dstDevice, dstPitch, ui, 4, Width, Height, hStream, kLegacy, kAsync);
+}
+CUresult CUDAAPI cuMemsetD2D32Async_ptsz(CUdeviceptr dstDevice, size_t dstPitch, unsigned int ui, size_t Width,
+                                         size_t Height, CUstream hStream) {
+  return fill_2d(dstDevice, dstPitch, ui, 4, Width, Height, hStream, kPerThread, kAsync);
 }
 
 }  // extern "C"

@@ -85,17 +85,6 @@ CUresult CUDAAPI cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D* pCopy, CUstream hS
   return copy_3d(pCopy, hStream, NullStream::PerThread, kAsync);
 }
 
-CUresult CUDAAPI cuMemsetD2D8_v2(CUdeviceptr dstDevice, size_t dstPitch, unsigned char uc, size_t Width, size_t Height) {
-  CUCPU_REQUIRE_CONTEXT(context);
-  CUCPU_DRIVER_RETURN_IF_STICKY();
-  auto set = core::describe_set_2d(reinterpret_cast<void*>(static_cast<uintptr_t>(dstDevice)), dstPitch, uc, Width,
-                                   Height);
-  if (!set) return driver::to_cu_result(set.error());
-  if (core::is_empty(*set)) return CUDA_SUCCESS;
-  auto submitted = core::submit_strided_set(core::StreamEngine::instance().legacy(), *set, kSync);
-  return submitted ? CUDA_SUCCESS : driver::to_cu_result(submitted.error());
-}
-
 // Every context sees the same memory: a peer copy is a copy between valid contexts.
 CUresult CUDAAPI cuMemcpyPeerAsync(CUdeviceptr dstDevice, CUcontext dstContext, CUdeviceptr srcDevice,
                                    CUcontext srcContext, size_t ByteCount, CUstream hStream) {

@@ -22,6 +22,25 @@ void put(void* data, T value) {
   std::memcpy(data, &value, sizeof value);
 }
 
+// How many bytes an attribute's value has: pointers, addresses, sizes and 64-bit ids take 8.
+size_t attribute_bytes(CUpointer_attribute attribute) {
+  switch (attribute) {
+    case CU_POINTER_ATTRIBUTE_CONTEXT:
+    case CU_POINTER_ATTRIBUTE_DEVICE_POINTER:
+    case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+    case CU_POINTER_ATTRIBUTE_BUFFER_ID:
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+    case CU_POINTER_ATTRIBUTE_ALLOWED_HANDLE_TYPES:
+    case CU_POINTER_ATTRIBUTE_MEMPOOL_HANDLE:
+    case CU_POINTER_ATTRIBUTE_MEMORY_BLOCK_ID: return 8;
+    default: return 4;
+  }
+}
+
+// A value of zero, as wide as the attribute's.
+void put_zero(void* data, CUpointer_attribute attribute) { std::memset(data, 0, attribute_bytes(attribute)); }
+
 // One attribute of a known allocation; CUDA_ERROR_INVALID_VALUE for an address the driver
 // does not know (the attributes of unregistered memory are cuPointerGetAttributes' to give).
 CUresult attribute_of(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
@@ -72,11 +91,11 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
         case CU_POINTER_ATTRIBUTE_CONTEXT: put(data[i], CUcontext{}); break;
         case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: put(data[i], -2); break;  // CU_DEVICE_INVALID
         case CU_POINTER_ATTRIBUTE_HOST_POINTER: put(data[i], reinterpret_cast<void*>(static_cast<uintptr_t>(ptr))); break;
-        default: put(data[i], 0u); break;
+        default: put_zero(data[i], attributes[i]); break;
       }
       continue;
     }
-    if (attribute_of(data[i], attributes[i], ptr) != CUDA_SUCCESS) put(data[i], 0u);
+    if (attribute_of(data[i], attributes[i], ptr) != CUDA_SUCCESS) put_zero(data[i], attributes[i]);
   }
   return CUDA_SUCCESS;
 }

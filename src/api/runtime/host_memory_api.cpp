@@ -30,10 +30,6 @@ cudaError_t CUDARTAPI cudaHostRegister(void* ptr, size_t size, unsigned int flag
 cudaError_t CUDARTAPI cudaHostUnregister(void* ptr) {
   if (!ptr) return runtime::record(cudaErrorInvalidValue);
   CUCPU_RETURN_IF_STICKY();
-  // Inside a registered range but not its start: InvalidValue, as on the GPU.
-  if (auto allocation = core::memory().find(ptr); allocation &&
-      allocation->kind == core::MemoryKind::RegisteredHost && allocation->base != reinterpret_cast<uintptr_t>(ptr))
-    return runtime::record(cudaErrorInvalidValue);
   auto unregistered = core::memory().unregister_host(ptr);
   return unregistered ? cudaSuccess : runtime::record(unregistered.error());
 }
