@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "core/graph_building.h"
+
 namespace cucpu::core {
 
 Result<void> begin_stream_capture(Stream& stream, CaptureMode mode, Graph* existing, std::vector<GraphNode*> tips) {
@@ -51,6 +53,43 @@ Result<void> launch_graph(GraphExec& exec, Stream& stream) {
   if (queued) return {};
   done->mark_done();  // never queued: the exec's next launch must not wait for it
   return queued.error();
+}
+
+namespace {
+
+// Adds the node `make` gives (from the capture's graph and tips) and makes it the tip.
+template <typename Make>
+Result<GraphNode*> add_captured_node(Stream& stream, Make make) {
+  auto& engine = StreamEngine::instance();
+  const CaptureMark mark = engine.capture_of(stream);
+  if (!mark.session) return Error{ErrorCode::InvalidValue, "the stream is not capturing"};
+  if (mark.session->invalidated) return Error{ErrorCode::StreamCaptureInvalidated, "the capture was invalidated"};
+  Graph& graph = *mark.session->graph;
+  std::vector<GraphNode*> tips(mark.tips.begin(), mark.tips.end());
+  Result<NodeContent> content = make(graph, tips);
+  if (!content) return content.error();
+  auto node = add_graph_node(&graph, tips, std::move(*content));
+  if (!node) return node.error();
+  if (auto moved = engine.update_capture_tips(stream, {*node}, true); !moved) return moved.error();
+  return *node;
+}
+
+}  // namespace
+
+Result<void*> capture_allocation(Stream& stream, size_t size, int device) {
+  auto node = add_captured_node(stream, [&](const Graph& graph, const std::vector<GraphNode*>& tips) {
+    return mem_alloc_node(graph, tips, size, device);
+  });
+  if (!node) return node.error();
+  return (*node)->content().allocation->pointer();
+}
+
+Result<void> capture_free(Stream& stream, void* pointer) {
+  auto node = add_captured_node(stream, [&](const Graph&, const std::vector<GraphNode*>&) {
+    return mem_free_node(pointer);
+  });
+  if (!node) return node.error();
+  return {};
 }
 
 }  // namespace cucpu::core

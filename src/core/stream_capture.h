@@ -25,4 +25,11 @@ Result<GraphExec*> instantiate_graph(Graph& graph, bool auto_free_on_launch);
 // (unless instantiated to free it on launch).
 Result<void> launch_graph(GraphExec& exec, Stream& stream);
 
+// cudaMallocAsync/cuMemAllocAsync and cudaFreeAsync/cuMemFreeAsync in a capturing stream:
+// the capture's next node is a memory allocation (free) node after the capture's tips, as
+// cudaGraphAddMemAllocNode (FreeNode) makes it (CUDA Programming Guide "Graph Memory
+// Nodes": stream capture). The allocation's address comes back at once.
+Result<void*> capture_allocation(Stream& stream, size_t size, int device);
+Result<void> capture_free(Stream& stream, void* pointer);
+
 }  // namespace cucpu::core

@@ -1,8 +1,8 @@
 // The stream-ordered allocator through the driver: the devices' default and current pools,
-// their attributes,
-// cuMemAllocAsync/cuMemAllocFromPoolAsync/cuMemFreeAsync outside a capture (the pools are
-// core/memory_pool.h, the stream order core/stream_ordered_memory.h; a CUmemoryPool is a
-// cudaMemPool_t). In a capturing stream they are not implemented through the driver yet.
+// created pools, their attributes and trimming, cuMemAllocAsync/cuMemAllocFromPoolAsync/
+// cuMemFreeAsync (the pools are core/memory_pool.h, the stream order
+// core/stream_ordered_memory.h, captured ones become graph memory nodes:
+// core/stream_capture.h; a CUmemoryPool is a cudaMemPool_t).
 #include <cuda.h>
 
 #include <cstdio>
@@ -10,6 +10,7 @@
 #include "api/driver/driver_state.h"
 #include "core/device.h"
 #include "core/memory_pool_attributes.h"
+#include "core/stream_capture.h"
 #include "core/stream_engine.h"
 #include "core/stream_handle.h"
 #include "core/stream_ordered_memory.h"
@@ -21,12 +22,6 @@ namespace {
 
 CUmemoryPool to_handle(const core::PoolRef& pool) { return reinterpret_cast<CUmemoryPool>(pool.get()); }
 
-CUresult not_in_capture(const char* function) {
-  std::fprintf(stderr, "cucpu: %s in a capturing stream is not implemented through the driver yet: "
-                       "CUDA_ERROR_NOT_SUPPORTED\n", function);
-  return CUDA_ERROR_NOT_SUPPORTED;
-}
-
 CUresult allocate(CUdeviceptr* dptr, size_t size, core::PoolRef pool, CUstream handle, NullStream null_stream) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
@@ -37,7 +32,12 @@ CUresult allocate(CUdeviceptr* dptr, size_t size, core::PoolRef pool, CUstream h
     *dptr = 0;
     return CUDA_SUCCESS;
   }
-  if (core::StreamEngine::instance().is_capturing(*stream)) return not_in_capture("cuMemAllocAsync");
+  if (core::StreamEngine::instance().is_capturing(*stream)) {
+    auto captured = core::capture_allocation(*stream, size, pool->device());
+    if (!captured) return driver::to_cu_result(captured.error());
+    *dptr = reinterpret_cast<CUdeviceptr>(*captured);
+    return CUDA_SUCCESS;
+  }
   auto block = core::allocate_in_stream_order(*stream, *pool, size);
   if (!block) return driver::to_cu_result(block.error());
   *dptr = reinterpret_cast<CUdeviceptr>(*block);
@@ -50,8 +50,12 @@ CUresult free_async(CUdeviceptr dptr, CUstream handle, NullStream null_stream) {
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return CUDA_ERROR_INVALID_HANDLE;
   if (!dptr) return CUDA_SUCCESS;
-  if (core::StreamEngine::instance().is_capturing(*stream)) return not_in_capture("cuMemFreeAsync");
-  auto freed = core::free_in_stream_order(*stream, reinterpret_cast<void*>(static_cast<uintptr_t>(dptr)));
+  void* pointer = reinterpret_cast<void*>(static_cast<uintptr_t>(dptr));
+  if (core::StreamEngine::instance().is_capturing(*stream)) {
+    auto captured = core::capture_free(*stream, pointer);
+    return captured ? CUDA_SUCCESS : driver::to_cu_result(captured.error());
+  }
+  auto freed = core::free_in_stream_order(*stream, pointer);
   return freed ? CUDA_SUCCESS : driver::to_cu_result(freed.error());
 }
 
@@ -118,6 +122,37 @@ CUresult CUDAAPI cuMemAllocFromPoolAsync_ptsz(CUdeviceptr* dptr, size_t bytesize
 CUresult CUDAAPI cuMemFreeAsync(CUdeviceptr dptr, CUstream hStream) { return free_async(dptr, hStream, NullStream::Legacy); }
 CUresult CUDAAPI cuMemFreeAsync_ptsz(CUdeviceptr dptr, CUstream hStream) {
   return free_async(dptr, hStream, NullStream::PerThread);
+}
+
+// Device memory pools only: pinned allocations located on a device, no IPC handle types.
+CUresult CUDAAPI cuMemPoolCreate(CUmemoryPool* pool, const CUmemPoolProps* poolProps) {
+  CUCPU_REQUIRE_INIT();
+  if (!pool || !poolProps || poolProps->allocType != CU_MEM_ALLOCATION_TYPE_PINNED) return CUDA_ERROR_INVALID_VALUE;
+  if (poolProps->location.type != CU_MEM_LOCATION_TYPE_DEVICE) {
+    std::fprintf(stderr, "cucpu: cuMemPoolCreate: only device-located pools are supported yet\n");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  if (!core::is_valid_device(poolProps->location.id)) return CUDA_ERROR_INVALID_DEVICE;
+  if (poolProps->handleTypes != CU_MEM_HANDLE_TYPE_NONE) {
+    std::fprintf(stderr, "cucpu: cuMemPoolCreate: shareable (IPC) pool handles are not supported yet\n");
+    return CUDA_ERROR_NOT_SUPPORTED;
+  }
+  *pool = to_handle(core::create_pool(poolProps->location.id));
+  return CUDA_SUCCESS;
+}
+
+CUresult CUDAAPI cuMemPoolDestroy(CUmemoryPool pool) {
+  CUCPU_REQUIRE_INIT();
+  auto destroyed = core::destroy_pool(pool);
+  return destroyed ? CUDA_SUCCESS : driver::to_cu_result(destroyed.error());
+}
+
+CUresult CUDAAPI cuMemPoolTrimTo(CUmemoryPool pool, size_t minBytesToKeep) {
+  CUCPU_REQUIRE_INIT();
+  core::PoolRef found = core::find_pool(pool);
+  if (!found) return CUDA_ERROR_INVALID_VALUE;
+  found->trim_to(minBytesToKeep);
+  return CUDA_SUCCESS;
 }
 
 }  // extern "C"

@@ -8,8 +8,8 @@
 #include <cstdio>
 #include <vector>
 
-#include "api/runtime/graph_handle.h"
 #include "api/runtime/runtime_state.h"
+#include "core/stream_capture.h"
 #include "core/stream_handle.h"
 #include "core/graph_memory.h"
 #include "core/memory_pool.h"
@@ -25,33 +25,6 @@ namespace {
 
 cudaMemPool_t to_handle(const core::PoolRef& pool) { return reinterpret_cast<cudaMemPool_t>(pool.get()); }
 
-// cudaMallocAsync / cudaFreeAsync in a capturing stream: the next node of the capture is a
-// memory allocation (free) node, as cudaGraphAddMemAllocNode (FreeNode) makes it after the
-// stream's capture dependencies (CUDA Programming Guide "Graph Memory Nodes": stream capture).
-cudaError_t capture_memory_node(core::Stream& stream, const cudaMemAllocNodeParams* alloc, void** pointer,
-                                void* freed) {
-  auto& engine = core::StreamEngine::instance();
-  const core::CaptureMark mark = engine.capture_of(stream);
-  if (mark.session->invalidated) return runtime::record(cudaErrorStreamCaptureInvalidated);
-  std::vector<cudaGraphNode_t> tips;
-  for (core::GraphNode* tip : mark.tips) tips.push_back(runtime::to_node_handle(tip));
-  cudaGraphNode_t node = nullptr;
-  const cudaGraph_t graph = runtime::to_graph_handle(mark.session->graph);
-  const cudaError_t added = alloc ? runtime::add_mem_alloc_node(&node, graph, tips.data(), tips.size(), alloc, pointer)
-                                  : runtime::add_mem_free_node(&node, graph, tips.data(), tips.size(), freed);
-  if (added != cudaSuccess) return added;
-  auto moved = engine.update_capture_tips(stream, {runtime::to_node(node)}, true);
-  return moved ? cudaSuccess : runtime::record(moved.error());
-}
-
-cudaError_t capture_allocation(core::Stream& stream, const core::MemoryPool& pool, size_t size, void** pointer) {
-  cudaMemAllocNodeParams params{};
-  params.poolProps.allocType = cudaMemAllocationTypePinned;
-  params.poolProps.location = {cudaMemLocationTypeDevice, pool.device()};
-  params.bytesize = size;
-  return capture_memory_node(stream, &params, pointer, nullptr);
-}
-
 cudaError_t allocate(void** pointer, size_t size, core::PoolRef pool, cudaStream_t handle,
                      NullStream null_stream) {
   CUCPU_RETURN_IF_STICKY();
@@ -64,7 +37,12 @@ cudaError_t allocate(void** pointer, size_t size, core::PoolRef pool, cudaStream
     *pointer = nullptr;
     return cudaSuccess;
   }
-  if (engine.is_capturing(*stream)) return capture_allocation(*stream, *pool, size, pointer);
+  if (engine.is_capturing(*stream)) {
+    auto captured = core::capture_allocation(*stream, size, pool->device());
+    if (!captured) return runtime::record(captured.error());
+    *pointer = *captured;
+    return cudaSuccess;
+  }
   auto block = core::allocate_in_stream_order(*stream, *pool, size);
   if (!block) return runtime::record(block.error());
   *pointer = *block;
@@ -79,7 +57,10 @@ cudaError_t free_async(void* pointer, cudaStream_t handle, NullStream null_strea
   auto& engine = core::StreamEngine::instance();
   // Captured, only a graph allocation can be freed (H200: other memory is
   // cudaErrorInvalidValue, and the capture goes on).
-  if (engine.is_capturing(*stream)) return capture_memory_node(*stream, nullptr, nullptr, pointer);
+  if (engine.is_capturing(*stream)) {
+    auto captured = core::capture_free(*stream, pointer);
+    return captured ? cudaSuccess : runtime::record(captured.error());
+  }
   auto freed = core::free_in_stream_order(*stream, pointer);
   return freed ? cudaSuccess : runtime::record(freed.error());
 }
