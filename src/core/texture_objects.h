@@ -30,6 +30,13 @@ Result<void> destroy_object(ObjectKind kind, uint64_t handle);
 
 // The description a live object was created with; nullopt for a handle that is not live.
 std::optional<std::any> object_description(ObjectKind kind, uint64_t handle);
+// ... as the API's own type; nullopt too for an object the other API made.
+template <typename Description>
+std::optional<Description> object_description_as(ObjectKind kind, uint64_t handle) {
+  std::optional<std::any> kept = object_description(kind, handle);
+  const Description* description = kept ? std::any_cast<Description>(&*kept) : nullptr;
+  return description ? std::optional<Description>(*description) : std::nullopt;
+}
 
 // The texels of linear memory (cudaResourceTypeLinear: `bytes` bytes from `data`) and of
 // pitched 2D memory, or InvalidValue where CUDA refuses them (misaligned address or

@@ -7,7 +7,6 @@
 // not supported (CUDA_ERROR_NOT_SUPPORTED, said on stderr).
 #include <cuda.h>
 
-#include <any>
 #include <cstdio>
 #include <optional>
 
@@ -85,12 +84,6 @@ CUresult describe_sampler(const CUDA_TEXTURE_DESC& t, const exec::TexelStorage& 
   return CUDA_SUCCESS;
 }
 
-template <typename Description>
-const Description* description_of(core::ObjectKind kind, uint64_t handle, std::optional<std::any>& kept) {
-  kept = core::object_description(kind, handle);
-  return kept ? std::any_cast<Description>(&*kept) : nullptr;
-}
-
 CUresult destroy(core::ObjectKind kind, uint64_t handle) {
   CUCPU_REQUIRE_CONTEXT(context);
   if (handle == 0) return CUDA_SUCCESS;
@@ -123,8 +116,7 @@ CUresult CUDAAPI cuTexObjectDestroy(CUtexObject texObject) { return destroy(core
 CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC* pResDesc, CUtexObject texObject) {
   CUCPU_REQUIRE_CONTEXT(context);
   if (!pResDesc) return CUDA_ERROR_INVALID_VALUE;
-  std::optional<std::any> kept;
-  auto* described = description_of<TextureDescriptions>(core::ObjectKind::Texture, texObject, kept);
+  auto described = core::object_description_as<TextureDescriptions>(core::ObjectKind::Texture, texObject);
   if (!described) return CUDA_ERROR_INVALID_VALUE;
   *pResDesc = described->resource;
   return CUDA_SUCCESS;
@@ -133,8 +125,7 @@ CUresult CUDAAPI cuTexObjectGetResourceDesc(CUDA_RESOURCE_DESC* pResDesc, CUtexO
 CUresult CUDAAPI cuTexObjectGetTextureDesc(CUDA_TEXTURE_DESC* pTexDesc, CUtexObject texObject) {
   CUCPU_REQUIRE_CONTEXT(context);
   if (!pTexDesc) return CUDA_ERROR_INVALID_VALUE;
-  std::optional<std::any> kept;
-  auto* described = description_of<TextureDescriptions>(core::ObjectKind::Texture, texObject, kept);
+  auto described = core::object_description_as<TextureDescriptions>(core::ObjectKind::Texture, texObject);
   if (!described) return CUDA_ERROR_INVALID_VALUE;
   *pTexDesc = described->texture;
   return CUDA_SUCCESS;
@@ -166,8 +157,7 @@ CUresult CUDAAPI cuSurfObjectDestroy(CUsurfObject surfObject) { return destroy(c
 CUresult CUDAAPI cuSurfObjectGetResourceDesc(CUDA_RESOURCE_DESC* pResDesc, CUsurfObject surfObject) {
   CUCPU_REQUIRE_CONTEXT(context);
   if (!pResDesc) return CUDA_ERROR_INVALID_VALUE;
-  std::optional<std::any> kept;
-  auto* described = description_of<CUDA_RESOURCE_DESC>(core::ObjectKind::Surface, surfObject, kept);
+  auto described = core::object_description_as<CUDA_RESOURCE_DESC>(core::ObjectKind::Surface, surfObject);
   if (!described) return CUDA_ERROR_INVALID_VALUE;
   *pResDesc = *described;
   return CUDA_SUCCESS;

@@ -7,7 +7,6 @@
 // getters. Mipmapped arrays and resource views are not supported (cudaErrorNotSupported).
 #include <cuda_runtime_api.h>
 
-#include <any>
 #include <cstdio>
 #include <optional>
 
@@ -25,13 +24,6 @@ struct TextureDescriptions {
   cudaResourceDesc resource{};
   cudaTextureDesc texture{};
 };
-
-// The descriptions a live object of this API was created with.
-template <typename Description>
-const Description* description_of(core::ObjectKind kind, uint64_t handle, std::optional<std::any>& kept) {
-  kept = core::object_description(kind, handle);
-  return kept ? std::any_cast<Description>(&*kept) : nullptr;
-}
 
 cudaError_t destroy(core::ObjectKind kind, uint64_t handle) {
   if (handle == 0) return cudaSuccess;
@@ -134,8 +126,7 @@ cudaError_t CUDARTAPI cudaDestroyTextureObject(cudaTextureObject_t texObject) {
 cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(struct cudaResourceDesc* pResDesc,
                                                        cudaTextureObject_t texObject) {
   if (!pResDesc) return runtime::record(cudaErrorInvalidValue);
-  std::optional<std::any> kept;
-  auto* described = description_of<TextureDescriptions>(core::ObjectKind::Texture, texObject, kept);
+  auto described = core::object_description_as<TextureDescriptions>(core::ObjectKind::Texture, texObject);
   if (!described) return runtime::record(cudaErrorInvalidValue);
   *pResDesc = described->resource;
   return cudaSuccess;
@@ -143,8 +134,7 @@ cudaError_t CUDARTAPI cudaGetTextureObjectResourceDesc(struct cudaResourceDesc* 
 
 cudaError_t CUDARTAPI cudaGetTextureObjectTextureDesc(struct cudaTextureDesc* pTexDesc, cudaTextureObject_t texObject) {
   if (!pTexDesc) return runtime::record(cudaErrorInvalidValue);
-  std::optional<std::any> kept;
-  auto* described = description_of<TextureDescriptions>(core::ObjectKind::Texture, texObject, kept);
+  auto described = core::object_description_as<TextureDescriptions>(core::ObjectKind::Texture, texObject);
   if (!described) return runtime::record(cudaErrorInvalidValue);
   *pTexDesc = described->texture;
   return cudaSuccess;
@@ -179,8 +169,7 @@ cudaError_t CUDARTAPI cudaDestroySurfaceObject(cudaSurfaceObject_t surfObject) {
 cudaError_t CUDARTAPI cudaGetSurfaceObjectResourceDesc(struct cudaResourceDesc* pResDesc,
                                                        cudaSurfaceObject_t surfObject) {
   if (!pResDesc) return runtime::record(cudaErrorInvalidValue);
-  std::optional<std::any> kept;
-  auto* described = description_of<cudaResourceDesc>(core::ObjectKind::Surface, surfObject, kept);
+  auto described = core::object_description_as<cudaResourceDesc>(core::ObjectKind::Surface, surfObject);
   if (!described) return runtime::record(cudaErrorInvalidValue);
   *pResDesc = *described;
   return cudaSuccess;
