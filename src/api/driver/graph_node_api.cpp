@@ -13,6 +13,7 @@
 #include "api/driver/copy_description.h"
 #include "api/driver/driver_state.h"
 #include "api/driver/kernel_arguments.h"
+#include "api/driver/launch_attributes.h"
 #include "core/device.h"
 #include "core/event.h"
 #include "core/graph.h"
@@ -32,6 +33,10 @@ core::Graph* to_graph(CUgraph handle) {
 CUgraph to_graph_handle(core::Graph* graph) { return reinterpret_cast<CUgraph>(graph); }
 core::GraphNode* to_node(CUgraphNode handle) { return reinterpret_cast<core::GraphNode*>(handle); }
 CUgraphNode to_node_handle(core::GraphNode* node) { return reinterpret_cast<CUgraphNode>(node); }
+core::GraphNode* kernel_node(CUgraphNode handle) {
+  core::GraphNode* node = to_node(handle);
+  return node && node->kind() == core::CommandKind::Kernel ? node : nullptr;
+}
 void* address(CUdeviceptr pointer) { return reinterpret_cast<void*>(static_cast<uintptr_t>(pointer)); }
 
 // Adds `content` (or returns its error) after the given dependencies.
@@ -458,6 +463,34 @@ CUresult CUDAAPI cuDeviceGraphMemTrim(CUdevice device) {
   CUCPU_REQUIRE_INIT();
   if (device < 0 || device >= core::device_count()) return CUDA_ERROR_INVALID_DEVICE;
   core::trim_graph_memory(device);
+  return CUDA_SUCCESS;
+}
+
+// Kernel node attributes (launch_attributes.h, shared with the runtime's).
+CUresult CUDAAPI cuGraphKernelNodeSetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                               const CUkernelNodeAttrValue* value) {
+  CUCPU_REQUIRE_INIT();
+  core::GraphNode* node = kernel_node(hNode);
+  if (!node || !value) return CUDA_ERROR_INVALID_VALUE;
+  auto set = driver::set_kernel_node_attribute(*node, attr, *value, "cuGraphKernelNodeSetAttribute");
+  return set ? CUDA_SUCCESS : driver::to_cu_result(set.error());
+}
+
+CUresult CUDAAPI cuGraphKernelNodeGetAttribute(CUgraphNode hNode, CUkernelNodeAttrID attr,
+                                               CUkernelNodeAttrValue* value_out) {
+  CUCPU_REQUIRE_INIT();
+  core::GraphNode* node = kernel_node(hNode);
+  if (!node || !value_out) return CUDA_ERROR_INVALID_VALUE;
+  auto got = driver::get_kernel_node_attribute(*node, attr, value_out);
+  return got ? CUDA_SUCCESS : driver::to_cu_result(got.error());
+}
+
+CUresult CUDAAPI cuGraphKernelNodeCopyAttributes(CUgraphNode dst, CUgraphNode src) {
+  CUCPU_REQUIRE_INIT();
+  core::GraphNode* to = kernel_node(dst);
+  core::GraphNode* from = kernel_node(src);
+  if (!to || !from) return CUDA_ERROR_INVALID_VALUE;
+  to->launch_attributes = from->launch_attributes;
   return CUDA_SUCCESS;
 }
 

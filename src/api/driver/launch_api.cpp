@@ -1,6 +1,7 @@
 // Launches and kernels (CUfunction: a core::Kernel of a loaded module): cuLaunchKernel
 // with kernelParams or the `extra` packed buffer, cuLaunchKernelEx (cooperative and cluster
-// attributes; the others are hints), cooperative launches, host functions,
+// attributes; the others are hints, their values checked), cooperative launches, host
+// functions and stream callbacks,
 // and the function attributes. The _ptsz forms are --default-stream per-thread's.
 #include <cuda.h>
 
@@ -10,6 +11,7 @@
 
 #include "api/driver/driver_state.h"
 #include "api/driver/kernel_arguments.h"
+#include "api/driver/launch_attributes.h"
 #include "core/function_attributes.h"
 #include "core/launch.h"
 #include "core/module_registry.h"
@@ -60,7 +62,13 @@ CUresult launch_ex(const CUlaunchConfig* config, CUfunction f, void** params, vo
                                      attribute.value.clusterDim.z};
         options.explicit_cluster = true;
         break;
-      default: break;  // priorities, access policies, sync domains: hints a CPU has no use for
+      case CU_LAUNCH_ATTRIBUTE_SYNCHRONIZATION_POLICY:  // a stream's attribute, not a launch's
+        return CUDA_ERROR_INVALID_VALUE;
+      default:
+        // Priorities, access policies, sync domains: hints a CPU has no use for, their values
+        // checked as an H200 checks them (e2e setter_sweep).
+        if (!driver::valid_hint_value(attribute.id, attribute.value)) return CUDA_ERROR_INVALID_VALUE;
+        break;
     }
   }
   return launch(f, config->gridDimX, config->gridDimY, config->gridDimZ, config->blockDimX, config->blockDimY,

@@ -6,6 +6,7 @@
 #include <algorithm>
 
 #include "api/driver/driver_state.h"
+#include "api/driver/launch_attributes.h"
 #include "core/event.h"
 #include "core/stream_engine.h"
 #include "core/stream_handle.h"
@@ -73,6 +74,35 @@ CUresult record(CUevent hEvent, CUstream handle, unsigned flags, NullStream null
   if (!event || !stream) return CUDA_ERROR_INVALID_HANDLE;
   auto recorded = event->record(*stream);
   return recorded ? CUDA_SUCCESS : driver::to_cu_result(recorded.error());
+}
+
+// Stream attributes (launch_attributes.h, shared with the runtime's).
+CUresult set_attribute(CUstream handle, CUstreamAttrID attribute, const CUstreamAttrValue* value,
+                       NullStream null_stream) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  core::Stream* stream = core::to_stream(handle, null_stream);
+  if (!stream) return CUDA_ERROR_INVALID_HANDLE;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  auto set = driver::set_stream_attribute(*stream, attribute, *value);
+  return set ? CUDA_SUCCESS : driver::to_cu_result(set.error());
+}
+
+CUresult get_attribute(CUstream handle, CUstreamAttrID attribute, CUstreamAttrValue* value, NullStream null_stream) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  core::Stream* stream = core::to_stream(handle, null_stream);
+  if (!stream) return CUDA_ERROR_INVALID_HANDLE;
+  if (!value) return CUDA_ERROR_INVALID_VALUE;
+  auto got = driver::get_stream_attribute(*stream, attribute, value);
+  return got ? CUDA_SUCCESS : driver::to_cu_result(got.error());
+}
+
+CUresult copy_attributes(CUstream destination, CUstream source, NullStream null_stream) {
+  CUCPU_REQUIRE_CONTEXT(context);
+  core::Stream* to = core::to_stream(destination, null_stream);
+  core::Stream* from = core::to_stream(source, null_stream);
+  if (!to || !from) return CUDA_ERROR_INVALID_HANDLE;
+  driver::copy_stream_attributes(*to, *from);
+  return CUDA_SUCCESS;
 }
 
 }  // namespace
@@ -199,5 +229,24 @@ CUresult CUDAAPI cuEventDestroy_v2(CUevent hEvent) {
   return CUDA_SUCCESS;
 }
 CUresult CUDAAPI cuEventDestroy(CUevent hEvent) { return cuEventDestroy_v2(hEvent); }
+
+CUresult CUDAAPI cuStreamSetAttribute(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue* value) {
+  return set_attribute(hStream, attr, value, NullStream::Legacy);
+}
+CUresult CUDAAPI cuStreamSetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, const CUstreamAttrValue* value) {
+  return set_attribute(hStream, attr, value, NullStream::PerThread);
+}
+CUresult CUDAAPI cuStreamGetAttribute(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue* value_out) {
+  return get_attribute(hStream, attr, value_out, NullStream::Legacy);
+}
+CUresult CUDAAPI cuStreamGetAttribute_ptsz(CUstream hStream, CUstreamAttrID attr, CUstreamAttrValue* value_out) {
+  return get_attribute(hStream, attr, value_out, NullStream::PerThread);
+}
+CUresult CUDAAPI cuStreamCopyAttributes(CUstream dst, CUstream src) {
+  return copy_attributes(dst, src, NullStream::Legacy);
+}
+CUresult CUDAAPI cuStreamCopyAttributes_ptsz(CUstream dst, CUstream src) {
+  return copy_attributes(dst, src, NullStream::PerThread);
+}
 
 }  // extern "C"

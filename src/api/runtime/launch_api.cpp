@@ -11,7 +11,8 @@
 #include <cstddef>
 #include <cstring>
 
-#include "api/runtime/launch_attribute_checks.h"
+#include "api/driver/launch_attributes.h"
+#include "api/runtime/launch_attribute_values.h"
 #include "api/runtime/runtime_state.h"
 #include "core/stream_handle.h"
 #include "core/cluster_launch.h"
@@ -103,7 +104,8 @@ cudaError_t launch_ex(const cudaLaunchConfig_t* config, const void* func, void**
       case cudaLaunchAttributeMemSyncDomainMap:
       case cudaLaunchAttributeMemSyncDomain:
       case cudaLaunchAttributePreferredSharedMemoryCarveout:
-        if (!runtime::valid_hint_value(attribute.id, attribute.val)) return runtime::record(cudaErrorInvalidValue);
+        if (!driver::valid_hint_value(runtime::to_driver(attribute.id), runtime::to_driver(attribute.val)))
+          return runtime::record(cudaErrorInvalidValue);
         break;
       case cudaLaunchAttributeIgnore:
       case cudaLaunchAttributeProgrammaticStreamSerialization:
