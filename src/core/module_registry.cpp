@@ -176,6 +176,10 @@ Kernel* ModuleRegistry::find_kernel_of(const jit::KernelInfo& info) {
     std::lock_guard lock(mutex_);
     for (const auto& [stub, kernel] : kernels_)
       if (kernel->device_name == info.name) named.push_back(kernel.get());
+    // Kernels of modules loaded through the driver (cuModuleGetFunction, cuLibraryGetKernel:
+    // how NVIDIA's static runtime reaches every kernel).
+    for (const auto& [key, kernel] : loaded_kernels_)
+      if (kernel->device_name == info.name) named.push_back(kernel.get());
   }
   // Loading is done already for the module whose code runs: this only finds its result.
   for (Kernel* kernel : named) {
