@@ -54,8 +54,6 @@ CUresult copy_bytes(CUarray dst_array, size_t dst_offset, void* dst, CUarray src
   return driver::submit_copy(core::describe_copy_2d(dst, count, src, count, count, 1), stream, null_stream, sync);
 }
 
-void* address(CUdeviceptr pointer) { return reinterpret_cast<void*>(static_cast<uintptr_t>(pointer)); }
-
 constexpr auto kSync = HostSync::Synchronous;
 constexpr auto kAsync = HostSync::Asynchronous;
 constexpr auto kLegacy = NullStream::Legacy;
@@ -130,18 +128,20 @@ CUresult CUDAAPI cuMemcpyAtoHAsync_v2_ptsz(void* dstHost, CUarray srcArray, size
   return copy_bytes(nullptr, 0, dstHost, srcArray, srcOffset, nullptr, ByteCount, hStream, kPerThread, kAsync);
 }
 CUresult CUDAAPI cuMemcpyDtoA_v2(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount) {
-  return copy_bytes(dstArray, dstOffset, nullptr, nullptr, 0, address(srcDevice), ByteCount, nullptr, kLegacy, kSync);
+  return copy_bytes(dstArray, dstOffset, nullptr, nullptr, 0, driver::to_pointer(srcDevice), ByteCount, nullptr,
+                    kLegacy, kSync);
 }
 CUresult CUDAAPI cuMemcpyDtoA_v2_ptds(CUarray dstArray, size_t dstOffset, CUdeviceptr srcDevice, size_t ByteCount) {
-  return copy_bytes(dstArray, dstOffset, nullptr, nullptr, 0, address(srcDevice), ByteCount, nullptr, kPerThread,
-                    kSync);
+  return copy_bytes(dstArray, dstOffset, nullptr, nullptr, 0, driver::to_pointer(srcDevice), ByteCount, nullptr,
+                    kPerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpyAtoD_v2(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
-  return copy_bytes(nullptr, 0, address(dstDevice), srcArray, srcOffset, nullptr, ByteCount, nullptr, kLegacy, kSync);
+  return copy_bytes(nullptr, 0, driver::to_pointer(dstDevice), srcArray, srcOffset, nullptr, ByteCount, nullptr,
+                    kLegacy, kSync);
 }
 CUresult CUDAAPI cuMemcpyAtoD_v2_ptds(CUdeviceptr dstDevice, CUarray srcArray, size_t srcOffset, size_t ByteCount) {
-  return copy_bytes(nullptr, 0, address(dstDevice), srcArray, srcOffset, nullptr, ByteCount, nullptr, kPerThread,
-                    kSync);
+  return copy_bytes(nullptr, 0, driver::to_pointer(dstDevice), srcArray, srcOffset, nullptr, ByteCount, nullptr,
+                    kPerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpyAtoA_v2(CUarray dstArray, size_t dstOffset, CUarray srcArray, size_t srcOffset,
                                  size_t ByteCount) {

@@ -29,74 +29,70 @@ struct Side {
   }
 };
 
-CUresult side_of(CUmemorytype type, const void* host, CUdeviceptr device, CUarray array, size_t pitch, size_t height,
-                 size_t x, size_t y, size_t z, Side* side) {
+// False for an unknown memory type or a handle that is no live array.
+bool side_of(CUmemorytype type, const void* host, CUdeviceptr device, CUarray array, size_t pitch, size_t height,
+             size_t x, size_t y, size_t z, Side* side) {
   *side = Side{nullptr, nullptr, pitch, height, x, y, z};
   switch (type) {
-    case CU_MEMORYTYPE_HOST: side->base = static_cast<char*>(const_cast<void*>(host)); return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_HOST:
+      side->base = static_cast<char*>(const_cast<void*>(host));
+      return true;
     case CU_MEMORYTYPE_DEVICE:
-    case CU_MEMORYTYPE_UNIFIED: side->base = reinterpret_cast<char*>(static_cast<uintptr_t>(device)); return CUDA_SUCCESS;
+    case CU_MEMORYTYPE_UNIFIED:
+      side->base = static_cast<char*>(to_pointer(device));
+      return true;
     case CU_MEMORYTYPE_ARRAY:
       side->array = core::find_array(array);
-      return side->array ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+      return side->array != nullptr;
   }
-  return CUDA_ERROR_INVALID_VALUE;
+  return false;
 }
 
-// The element size of the array(s) a copy touches, in whose units core counts; an offset
-// or width that splits an element is CUDA_ERROR_INVALID_VALUE.
-CUresult array_element(const Side& dst, const Side& src, size_t width_bytes, uint64_t* element) {
-  *element = (dst.array ? dst.array : src.array)->format.bytes();
-  const bool whole = width_bytes % *element == 0 && (!dst.array || dst.x % *element == 0) &&
-                     (!src.array || src.x % *element == 0);
-  return whole ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+Error bad_side() { return Error{ErrorCode::InvalidValue, "an unknown memory type or a dead CUDA array"}; }
+
+// The element size of the array(s) a copy touches, in whose units core counts; 0 where an
+// offset or the width splits an element (InvalidValue).
+uint64_t array_element(const Side& dst, const Side& src, size_t width_bytes) {
+  const uint64_t element = (dst.array ? dst.array : src.array)->format.bytes();
+  const bool whole =
+      width_bytes % element == 0 && (!dst.array || dst.x % element == 0) && (!src.array || src.x % element == 0);
+  return whole ? element : 0;
 }
 
 }  // namespace
 
-CUresult describe_copy(const CUDA_MEMCPY2D& p, Result<core::StridedCopy>* out) {
+Result<core::StridedCopy> describe_copy(const CUDA_MEMCPY2D& p) {
   Side src, dst;
-  if (CUresult bad = side_of(p.srcMemoryType, p.srcHost, p.srcDevice, p.srcArray, p.srcPitch, 0, p.srcXInBytes,
-                             p.srcY, 0, &src);
-      bad != CUDA_SUCCESS)
-    return bad;
-  if (CUresult bad = side_of(p.dstMemoryType, p.dstHost, p.dstDevice, p.dstArray, p.dstPitch, 0, p.dstXInBytes,
-                             p.dstY, 0, &dst);
-      bad != CUDA_SUCCESS)
-    return bad;
+  if (!side_of(p.srcMemoryType, p.srcHost, p.srcDevice, p.srcArray, p.srcPitch, 0, p.srcXInBytes, p.srcY, 0, &src) ||
+      !side_of(p.dstMemoryType, p.dstHost, p.dstDevice, p.dstArray, p.dstPitch, 0, p.dstXInBytes, p.dstY, 0, &dst))
+    return bad_side();
   if (!src.array && !dst.array)
-    *out = core::describe_copy_2d(dst.corner(), dst.pitch, src.corner(), src.pitch, p.WidthInBytes, p.Height);
-  else  // core's 2D copies with arrays count bytes on every side
-    *out = core::describe_array_copy_2d(dst.for_array_copy(1, p.WidthInBytes, p.Height),
-                                        src.for_array_copy(1, p.WidthInBytes, p.Height), p.WidthInBytes, p.Height);
-  return CUDA_SUCCESS;
+    return core::describe_copy_2d(dst.corner(), dst.pitch, src.corner(), src.pitch, p.WidthInBytes, p.Height);
+  // Core's 2D copies with arrays count bytes on every side.
+  return core::describe_array_copy_2d(dst.for_array_copy(1, p.WidthInBytes, p.Height),
+                                      src.for_array_copy(1, p.WidthInBytes, p.Height), p.WidthInBytes, p.Height);
 }
 
-CUresult describe_copy(const CUDA_MEMCPY3D& p, Result<core::StridedCopy>* out) {
+Result<core::StridedCopy> describe_copy(const CUDA_MEMCPY3D& p) {
   Side src, dst;
-  if (CUresult bad = side_of(p.srcMemoryType, p.srcHost, p.srcDevice, p.srcArray, p.srcPitch, p.srcHeight,
-                             p.srcXInBytes, p.srcY, p.srcZ, &src);
-      bad != CUDA_SUCCESS)
-    return bad;
-  if (CUresult bad = side_of(p.dstMemoryType, p.dstHost, p.dstDevice, p.dstArray, p.dstPitch, p.dstHeight,
-                             p.dstXInBytes, p.dstY, p.dstZ, &dst);
-      bad != CUDA_SUCCESS)
-    return bad;
+  if (!side_of(p.srcMemoryType, p.srcHost, p.srcDevice, p.srcArray, p.srcPitch, p.srcHeight, p.srcXInBytes, p.srcY,
+               p.srcZ, &src) ||
+      !side_of(p.dstMemoryType, p.dstHost, p.dstDevice, p.dstArray, p.dstPitch, p.dstHeight, p.dstXInBytes, p.dstY,
+               p.dstZ, &dst))
+    return bad_side();
   if (!src.array && !dst.array) {
     // The positions go to core apart from the bases, which checks the box against the
     // pitches and slice heights as cudaMemcpy3D does (x + width past a pitch: InvalidValue).
     core::PitchedPointer to{dst.base, dst.pitch, p.WidthInBytes, p.dstHeight ? p.dstHeight : p.Height};
     core::PitchedPointer from{src.base, src.pitch, p.WidthInBytes, p.srcHeight ? p.srcHeight : p.Height};
-    *out = core::describe_copy_3d(to, {dst.x, dst.y, dst.z}, from, {src.x, src.y, src.z},
+    return core::describe_copy_3d(to, {dst.x, dst.y, dst.z}, from, {src.x, src.y, src.z},
                                   core::Extent3D{p.WidthInBytes, p.Height, p.Depth});
-    return CUDA_SUCCESS;
   }
-  uint64_t element = 1;
-  if (CUresult split = array_element(dst, src, p.WidthInBytes, &element); split != CUDA_SUCCESS) return split;
-  *out = core::describe_array_copy_3d(dst.for_array_copy(element, p.WidthInBytes, p.Height),
+  const uint64_t element = array_element(dst, src, p.WidthInBytes);
+  if (element == 0) return Error{ErrorCode::InvalidValue, "an array offset or width that splits an element"};
+  return core::describe_array_copy_3d(dst.for_array_copy(element, p.WidthInBytes, p.Height),
                                       src.for_array_copy(element, p.WidthInBytes, p.Height),
                                       core::Extent3D{p.WidthInBytes / element, p.Height, p.Depth});
-  return CUDA_SUCCESS;
 }
 
 CUresult submit_copy(const Result<core::StridedCopy>& copy, CUstream handle, core::NullStream null_stream,

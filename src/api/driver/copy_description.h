@@ -14,10 +14,10 @@
 
 namespace cucpu::driver {
 
-// CUDA_ERROR_INVALID_VALUE for an unknown memory type or a dead array handle; otherwise
-// `*copy` holds the description or core's error for it (a box outside an array, ...).
-CUresult describe_copy(const CUDA_MEMCPY2D& copy, Result<core::StridedCopy>* out);
-CUresult describe_copy(const CUDA_MEMCPY3D& copy, Result<core::StridedCopy>* out);
+// InvalidValue for an unknown memory type or a dead array handle; otherwise core's
+// description or its error (a box outside an array, a width above a pitch, ...).
+Result<core::StridedCopy> describe_copy(const CUDA_MEMCPY2D& copy);
+Result<core::StridedCopy> describe_copy(const CUDA_MEMCPY3D& copy);
 
 CUresult submit_copy(const Result<core::StridedCopy>& copy, CUstream stream, core::NullStream null_stream,
                      core::HostSync sync);

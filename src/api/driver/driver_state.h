@@ -12,6 +12,9 @@ namespace cucpu::driver {
 
 CUresult to_cu_result(const Error& error);
 
+// A device pointer as the engine's address (one address space: unified addressing).
+inline void* to_pointer(CUdeviceptr pointer) { return reinterpret_cast<void*>(static_cast<uintptr_t>(pointer)); }
+
 // CUDA_ERROR_NOT_INITIALIZED until cuInit(0) has succeeded.
 bool initialized();
 void set_initialized();

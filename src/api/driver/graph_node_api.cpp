@@ -37,8 +37,6 @@ core::GraphNode* kernel_node(CUgraphNode handle) {
   core::GraphNode* node = to_node(handle);
   return node && node->kind() == core::CommandKind::Kernel ? node : nullptr;
 }
-void* address(CUdeviceptr pointer) { return reinterpret_cast<void*>(static_cast<uintptr_t>(pointer)); }
-
 // Adds `content` (or returns its error) after the given dependencies.
 CUresult add(CUgraphNode* node, CUgraph graph, const CUgraphNode* dependencies, size_t count,
              Result<core::NodeContent> content) {
@@ -65,15 +63,14 @@ CUresult kernel_content(const CUDA_KERNEL_NODE_PARAMS& p, Result<core::NodeConte
   return CUDA_SUCCESS;
 }
 
-Result<core::NodeContent> copy_content(const CUDA_MEMCPY3D& p, CUresult* bad) {
-  Result<core::StridedCopy> copy = Error{ErrorCode::InvalidValue, "memcpy node"};
-  if ((*bad = driver::describe_copy(p, &copy)) != CUDA_SUCCESS) return Error{ErrorCode::InvalidValue, "memcpy node"};
+Result<core::NodeContent> copy_content(const CUDA_MEMCPY3D& p) {
+  Result<core::StridedCopy> copy = driver::describe_copy(p);
   if (!copy) return copy.error();
   return core::NodeContent{.kind = core::CommandKind::Copy, .run = [copy = *copy] { core::run_strided_copy(copy); }};
 }
 
 Result<core::NodeContent> memset_content(const CUDA_MEMSET_NODE_PARAMS& p) {
-  return core::memset_node(address(p.dst), p.pitch, p.value, p.elementSize, p.width, p.height);
+  return core::memset_node(driver::to_pointer(p.dst), p.pitch, p.value, p.elementSize, p.width, p.height);
 }
 
 core::Event* to_event(CUevent handle) {
@@ -218,10 +215,7 @@ CUresult CUDAAPI cuGraphAddMemcpyNode(CUgraphNode* phGraphNode, CUgraph hGraph, 
   CUCPU_REQUIRE_CONTEXT(context);
   (void)ctx;  // every context reaches the same memory
   if (!copyParams) return CUDA_ERROR_INVALID_VALUE;
-  CUresult bad = CUDA_SUCCESS;
-  Result<core::NodeContent> content = copy_content(*copyParams, &bad);
-  if (bad != CUDA_SUCCESS) return bad;
-  return add(phGraphNode, hGraph, dependencies, numDependencies, std::move(content));
+  return add(phGraphNode, hGraph, dependencies, numDependencies, copy_content(*copyParams));
 }
 
 CUresult CUDAAPI cuGraphAddMemsetNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
@@ -277,7 +271,7 @@ CUresult CUDAAPI cuGraphAddMemAllocNode(CUgraphNode* phGraphNode, CUgraph hGraph
 CUresult CUDAAPI cuGraphAddMemFreeNode(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,
                                        size_t numDependencies, CUdeviceptr dptr) {
   CUCPU_REQUIRE_CONTEXT(context);
-  return add(phGraphNode, hGraph, dependencies, numDependencies, core::mem_free_node(address(dptr)));
+  return add(phGraphNode, hGraph, dependencies, numDependencies, core::mem_free_node(driver::to_pointer(dptr)));
 }
 
 CUresult CUDAAPI cuGraphAddNode_v2(CUgraphNode* phGraphNode, CUgraph hGraph, const CUgraphNode* dependencies,

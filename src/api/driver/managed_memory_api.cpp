@@ -12,8 +12,6 @@ using core::NullStream;
 
 namespace {
 
-const void* address(CUdeviceptr pointer) { return reinterpret_cast<const void*>(static_cast<uintptr_t>(pointer)); }
-
 core::MemoryLocation to_core(CUmemLocation location) { return core::MemoryLocation{location.type, location.id}; }
 
 // The older forms name a device, or CU_DEVICE_CPU for the host.
@@ -29,7 +27,7 @@ CUresult prefetch(CUdeviceptr devPtr, size_t count, CUmemLocation location, unsi
   CUCPU_REQUIRE_CONTEXT(context);
   if (!core::to_stream(stream, null_stream)) return CUDA_ERROR_INVALID_HANDLE;
   CUCPU_DRIVER_RETURN_IF_STICKY();
-  return result_of(core::prefetch_range(address(devPtr), count, to_core(location), flags));
+  return result_of(core::prefetch_range(driver::to_pointer(devPtr), count, to_core(location), flags));
 }
 
 }  // namespace
@@ -38,7 +36,7 @@ extern "C" {
 
 CUresult CUDAAPI cuMemAdvise_v2(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUmemLocation location) {
   CUCPU_REQUIRE_CONTEXT(context);
-  return result_of(core::advise_range(address(devPtr), count, advice, to_core(location)));
+  return result_of(core::advise_range(driver::to_pointer(devPtr), count, advice, to_core(location)));
 }
 CUresult CUDAAPI cuMemAdvise(CUdeviceptr devPtr, size_t count, CUmem_advise advice, CUdevice device) {
   return cuMemAdvise_v2(devPtr, count, advice, location_of(device));
@@ -62,18 +60,19 @@ CUresult CUDAAPI cuMemPrefetchAsync_ptsz(CUdeviceptr devPtr, size_t count, CUdev
 CUresult CUDAAPI cuMemRangeGetAttribute(void* data, size_t dataSize, CUmem_range_attribute attribute,
                                         CUdeviceptr devPtr, size_t count) {
   CUCPU_REQUIRE_CONTEXT(context);
-  if (!data || !core::is_managed_range(address(devPtr), count)) return CUDA_ERROR_INVALID_VALUE;
-  return result_of(core::range_attribute(data, dataSize, attribute, address(devPtr), count));
+  if (!data || !core::is_managed_range(driver::to_pointer(devPtr), count)) return CUDA_ERROR_INVALID_VALUE;
+  return result_of(core::range_attribute(data, dataSize, attribute, driver::to_pointer(devPtr), count));
 }
 
 CUresult CUDAAPI cuMemRangeGetAttributes(void** data, size_t* dataSizes, CUmem_range_attribute* attributes,
                                          size_t numAttributes, CUdeviceptr devPtr, size_t count) {
   CUCPU_REQUIRE_CONTEXT(context);
-  if (!data || !dataSizes || !attributes || numAttributes == 0 || !core::is_managed_range(address(devPtr), count))
+  if (!data || !dataSizes || !attributes || numAttributes == 0 ||
+      !core::is_managed_range(driver::to_pointer(devPtr), count))
     return CUDA_ERROR_INVALID_VALUE;
   for (size_t i = 0; i < numAttributes; ++i) {
     if (!data[i]) return CUDA_ERROR_INVALID_VALUE;
-    if (auto got = core::range_attribute(data[i], dataSizes[i], attributes[i], address(devPtr), count); !got)
+    if (auto got = core::range_attribute(data[i], dataSizes[i], attributes[i], driver::to_pointer(devPtr), count); !got)
       return driver::to_cu_result(got.error());
   }
   return CUDA_SUCCESS;

@@ -20,8 +20,6 @@ using core::NullStream;
 
 namespace {
 
-void* to_pointer(CUdeviceptr address) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); }
-
 CUresult result_of(const Result<void>& result) { return result ? CUDA_SUCCESS : driver::to_cu_result(result.error()); }
 
 CUresult allocate(void** pointer, size_t size, core::MemoryKind kind, unsigned flags = 0) {
@@ -57,9 +55,9 @@ CUresult fill(CUdeviceptr dst, uint32_t value, size_t element_bytes, size_t coun
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return CUDA_ERROR_INVALID_HANDLE;
   if (count == 0) return CUDA_SUCCESS;
-  if (dst % element_bytes != 0 || !core::memory().contains_range(to_pointer(dst), count * element_bytes))
+  if (dst % element_bytes != 0 || !core::memory().contains_range(driver::to_pointer(dst), count * element_bytes))
     return CUDA_ERROR_INVALID_VALUE;
-  return result_of(core::submit_fill(*stream, to_pointer(dst), value, element_bytes, count, sync));
+  return result_of(core::submit_fill(*stream, driver::to_pointer(dst), value, element_bytes, count, sync));
 }
 
 // cuMemsetD2D8/16/32: `height` rows of `width` elements, `pitch` bytes apart. Byte sets
@@ -73,19 +71,19 @@ CUresult fill_2d(CUdeviceptr dst, size_t pitch, uint32_t value, size_t element_b
   if (width == 0 || height == 0) return CUDA_SUCCESS;
   const size_t row_bytes = width * element_bytes;
   if (dst % element_bytes != 0 || (height > 1 && (pitch < row_bytes || pitch % element_bytes != 0)) ||
-      !core::memory().contains_range(to_pointer(dst), pitch * (height - 1) + row_bytes))
+      !core::memory().contains_range(driver::to_pointer(dst), pitch * (height - 1) + row_bytes))
     return CUDA_ERROR_INVALID_VALUE;
   if (element_bytes == 1) {
-    auto set = core::describe_set_2d(to_pointer(dst), pitch, static_cast<int>(value), width, height);
+    auto set = core::describe_set_2d(driver::to_pointer(dst), pitch, static_cast<int>(value), width, height);
     if (!set) return driver::to_cu_result(set.error());
     return result_of(core::submit_strided_set(*stream, *set, sync));
   }
   if (height == 1 || pitch == row_bytes)
-    return result_of(core::submit_fill(*stream, to_pointer(dst), value, element_bytes, width * height, sync));
+    return result_of(core::submit_fill(*stream, driver::to_pointer(dst), value, element_bytes, width * height, sync));
   for (size_t row = 0; row < height; ++row) {
     const HostSync row_sync = row + 1 == height ? sync : HostSync::Asynchronous;  // the last row waits for all
     if (CUresult bad = result_of(
-            core::submit_fill(*stream, to_pointer(dst + row * pitch), value, element_bytes, width, row_sync));
+            core::submit_fill(*stream, driver::to_pointer(dst + row * pitch), value, element_bytes, width, row_sync));
         bad != CUDA_SUCCESS)
       return bad;
   }
@@ -120,7 +118,7 @@ CUresult CUDAAPI cuMemAllocManaged(CUdeviceptr* dptr, size_t bytesize, unsigned 
 CUresult CUDAAPI cuMemFree_v2(CUdeviceptr dptr) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
-  return result_of(core::free_device_memory(to_pointer(dptr)));
+  return result_of(core::free_device_memory(driver::to_pointer(dptr)));
 }
 
 CUresult CUDAAPI cuMemAllocHost_v2(void** pp, size_t bytesize) {
@@ -176,7 +174,7 @@ CUresult CUDAAPI cuMemGetInfo_v2(size_t* free, size_t* total) {
 
 CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUdeviceptr dptr) {
   CUCPU_REQUIRE_CONTEXT(context);
-  auto allocation = core::memory().find(to_pointer(dptr));
+  auto allocation = core::memory().find(driver::to_pointer(dptr));
   if (!allocation) return CUDA_ERROR_NOT_FOUND;
   if (pbase) *pbase = static_cast<CUdeviceptr>(allocation->base);
   if (psize) *psize = allocation->size;
@@ -185,55 +183,55 @@ CUresult CUDAAPI cuMemGetAddressRange_v2(CUdeviceptr* pbase, size_t* psize, CUde
 
 // Copies. Unified addressing: every direction is one copy between two addresses.
 CUresult CUDAAPI cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
-  return copy(to_pointer(dst), to_pointer(src), ByteCount, nullptr, kLegacy, kSync);
+  return copy(driver::to_pointer(dst), driver::to_pointer(src), ByteCount, nullptr, kLegacy, kSync);
 }
 CUresult CUDAAPI cuMemcpy_ptds(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount) {
-  return copy(to_pointer(dst), to_pointer(src), ByteCount, nullptr, kPerThread, kSync);
+  return copy(driver::to_pointer(dst), driver::to_pointer(src), ByteCount, nullptr, kPerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
-  return copy(to_pointer(dst), to_pointer(src), ByteCount, hStream, kLegacy, kAsync);
+  return copy(driver::to_pointer(dst), driver::to_pointer(src), ByteCount, hStream, kLegacy, kAsync);
 }
 CUresult CUDAAPI cuMemcpyAsync_ptsz(CUdeviceptr dst, CUdeviceptr src, size_t ByteCount, CUstream hStream) {
-  return copy(to_pointer(dst), to_pointer(src), ByteCount, hStream, kPerThread, kAsync);
+  return copy(driver::to_pointer(dst), driver::to_pointer(src), ByteCount, hStream, kPerThread, kAsync);
 }
 CUresult CUDAAPI cuMemcpyHtoD_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
-  return copy(to_pointer(dstDevice), srcHost, ByteCount, nullptr, kLegacy, kSync);
+  return copy(driver::to_pointer(dstDevice), srcHost, ByteCount, nullptr, kLegacy, kSync);
 }
 CUresult CUDAAPI cuMemcpyHtoD_v2_ptds(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount) {
-  return copy(to_pointer(dstDevice), srcHost, ByteCount, nullptr, kPerThread, kSync);
+  return copy(driver::to_pointer(dstDevice), srcHost, ByteCount, nullptr, kPerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpyDtoH_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
-  return copy(dstHost, to_pointer(srcDevice), ByteCount, nullptr, kLegacy, kSync);
+  return copy(dstHost, driver::to_pointer(srcDevice), ByteCount, nullptr, kLegacy, kSync);
 }
 CUresult CUDAAPI cuMemcpyDtoH_v2_ptds(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount) {
-  return copy(dstHost, to_pointer(srcDevice), ByteCount, nullptr, kPerThread, kSync);
+  return copy(dstHost, driver::to_pointer(srcDevice), ByteCount, nullptr, kPerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpyDtoD_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
-  return copy(to_pointer(dstDevice), to_pointer(srcDevice), ByteCount, nullptr, kLegacy, kSync);
+  return copy(driver::to_pointer(dstDevice), driver::to_pointer(srcDevice), ByteCount, nullptr, kLegacy, kSync);
 }
 CUresult CUDAAPI cuMemcpyDtoD_v2_ptds(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount) {
-  return copy(to_pointer(dstDevice), to_pointer(srcDevice), ByteCount, nullptr, kPerThread, kSync);
+  return copy(driver::to_pointer(dstDevice), driver::to_pointer(srcDevice), ByteCount, nullptr, kPerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpyHtoDAsync_v2(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount, CUstream hStream) {
-  return copy(to_pointer(dstDevice), srcHost, ByteCount, hStream, kLegacy, kAsync);
+  return copy(driver::to_pointer(dstDevice), srcHost, ByteCount, hStream, kLegacy, kAsync);
 }
 CUresult CUDAAPI cuMemcpyHtoDAsync_v2_ptsz(CUdeviceptr dstDevice, const void* srcHost, size_t ByteCount,
                                            CUstream hStream) {
-  return copy(to_pointer(dstDevice), srcHost, ByteCount, hStream, kPerThread, kAsync);
+  return copy(driver::to_pointer(dstDevice), srcHost, ByteCount, hStream, kPerThread, kAsync);
 }
 CUresult CUDAAPI cuMemcpyDtoHAsync_v2(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  return copy(dstHost, to_pointer(srcDevice), ByteCount, hStream, kLegacy, kAsync);
+  return copy(dstHost, driver::to_pointer(srcDevice), ByteCount, hStream, kLegacy, kAsync);
 }
 CUresult CUDAAPI cuMemcpyDtoHAsync_v2_ptsz(void* dstHost, CUdeviceptr srcDevice, size_t ByteCount, CUstream hStream) {
-  return copy(dstHost, to_pointer(srcDevice), ByteCount, hStream, kPerThread, kAsync);
+  return copy(dstHost, driver::to_pointer(srcDevice), ByteCount, hStream, kPerThread, kAsync);
 }
 CUresult CUDAAPI cuMemcpyDtoDAsync_v2(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                                       CUstream hStream) {
-  return copy(to_pointer(dstDevice), to_pointer(srcDevice), ByteCount, hStream, kLegacy, kAsync);
+  return copy(driver::to_pointer(dstDevice), driver::to_pointer(srcDevice), ByteCount, hStream, kLegacy, kAsync);
 }
 CUresult CUDAAPI cuMemcpyDtoDAsync_v2_ptsz(CUdeviceptr dstDevice, CUdeviceptr srcDevice, size_t ByteCount,
                                            CUstream hStream) {
-  return copy(to_pointer(dstDevice), to_pointer(srcDevice), ByteCount, hStream, kPerThread, kAsync);
+  return copy(driver::to_pointer(dstDevice), driver::to_pointer(srcDevice), ByteCount, hStream, kPerThread, kAsync);
 }
 
 // Sets of 8-, 16- and 32-bit values.

@@ -50,7 +50,7 @@ CUresult free_async(CUdeviceptr dptr, CUstream handle, NullStream null_stream) {
   core::Stream* stream = core::to_stream(handle, null_stream);
   if (!stream) return CUDA_ERROR_INVALID_HANDLE;
   if (!dptr) return CUDA_SUCCESS;
-  void* pointer = reinterpret_cast<void*>(static_cast<uintptr_t>(dptr));
+  void* pointer = driver::to_pointer(dptr);
   if (core::StreamEngine::instance().is_capturing(*stream)) {
     auto captured = core::capture_free(*stream, pointer);
     return captured ? CUDA_SUCCESS : driver::to_cu_result(captured.error());

@@ -4,12 +4,8 @@
 
 #include "api/driver/copy_description.h"
 #include "api/driver/driver_state.h"
-#include "core/memory_commands.h"
 #include "core/memory_registry.h"
-#include "core/stream_engine.h"
 #include "core/strided_copy.h"
-#include "core/stream_handle.h"
-#include "exec/device_printf.h"
 
 using namespace cucpu;
 using core::HostSync;
@@ -17,22 +13,13 @@ using core::NullStream;
 
 namespace {
 
-CUresult copy_2d(const CUDA_MEMCPY2D* p, CUstream stream, NullStream null_stream, HostSync sync) {
+// cuMemcpy2D/3D and their forms: CUDA_MEMCPY2D or CUDA_MEMCPY3D (copy_description.h).
+template <typename Params>
+CUresult copy(const Params* p, CUstream stream, NullStream null_stream, HostSync sync) {
   CUCPU_REQUIRE_CONTEXT(context);
   CUCPU_DRIVER_RETURN_IF_STICKY();
   if (!p) return CUDA_ERROR_INVALID_VALUE;
-  Result<core::StridedCopy> copy = Error{ErrorCode::InvalidValue, ""};
-  if (CUresult bad = driver::describe_copy(*p, &copy); bad != CUDA_SUCCESS) return bad;
-  return driver::submit_copy(copy, stream, null_stream, sync);
-}
-
-CUresult copy_3d(const CUDA_MEMCPY3D* p, CUstream stream, NullStream null_stream, HostSync sync) {
-  CUCPU_REQUIRE_CONTEXT(context);
-  CUCPU_DRIVER_RETURN_IF_STICKY();
-  if (!p) return CUDA_ERROR_INVALID_VALUE;
-  Result<core::StridedCopy> copy = Error{ErrorCode::InvalidValue, ""};
-  if (CUresult bad = driver::describe_copy(*p, &copy); bad != CUDA_SUCCESS) return bad;
-  return driver::submit_copy(copy, stream, null_stream, sync);
+  return driver::submit_copy(driver::describe_copy(*p), stream, null_stream, sync);
 }
 
 constexpr auto kSync = HostSync::Synchronous;
@@ -58,31 +45,31 @@ CUresult CUDAAPI cuMemAllocPitch_v2(CUdeviceptr* dptr, size_t* pPitch, size_t Wi
   return CUDA_SUCCESS;
 }
 
-CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy) { return copy_2d(pCopy, nullptr, NullStream::Legacy, kSync); }
+CUresult CUDAAPI cuMemcpy2D_v2(const CUDA_MEMCPY2D* pCopy) { return copy(pCopy, nullptr, NullStream::Legacy, kSync); }
 CUresult CUDAAPI cuMemcpy2D_v2_ptds(const CUDA_MEMCPY2D* pCopy) {
-  return copy_2d(pCopy, nullptr, NullStream::PerThread, kSync);
+  return copy(pCopy, nullptr, NullStream::PerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D* pCopy) {
-  return copy_2d(pCopy, nullptr, NullStream::Legacy, kSync);
+  return copy(pCopy, nullptr, NullStream::Legacy, kSync);
 }
 CUresult CUDAAPI cuMemcpy2DUnaligned_v2_ptds(const CUDA_MEMCPY2D* pCopy) {
-  return copy_2d(pCopy, nullptr, NullStream::PerThread, kSync);
+  return copy(pCopy, nullptr, NullStream::PerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D* pCopy, CUstream hStream) {
-  return copy_2d(pCopy, hStream, NullStream::Legacy, kAsync);
+  return copy(pCopy, hStream, NullStream::Legacy, kAsync);
 }
 CUresult CUDAAPI cuMemcpy2DAsync_v2_ptsz(const CUDA_MEMCPY2D* pCopy, CUstream hStream) {
-  return copy_2d(pCopy, hStream, NullStream::PerThread, kAsync);
+  return copy(pCopy, hStream, NullStream::PerThread, kAsync);
 }
-CUresult CUDAAPI cuMemcpy3D_v2(const CUDA_MEMCPY3D* pCopy) { return copy_3d(pCopy, nullptr, NullStream::Legacy, kSync); }
+CUresult CUDAAPI cuMemcpy3D_v2(const CUDA_MEMCPY3D* pCopy) { return copy(pCopy, nullptr, NullStream::Legacy, kSync); }
 CUresult CUDAAPI cuMemcpy3D_v2_ptds(const CUDA_MEMCPY3D* pCopy) {
-  return copy_3d(pCopy, nullptr, NullStream::PerThread, kSync);
+  return copy(pCopy, nullptr, NullStream::PerThread, kSync);
 }
 CUresult CUDAAPI cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D* pCopy, CUstream hStream) {
-  return copy_3d(pCopy, hStream, NullStream::Legacy, kAsync);
+  return copy(pCopy, hStream, NullStream::Legacy, kAsync);
 }
 CUresult CUDAAPI cuMemcpy3DAsync_v2_ptsz(const CUDA_MEMCPY3D* pCopy, CUstream hStream) {
-  return copy_3d(pCopy, hStream, NullStream::PerThread, kAsync);
+  return copy(pCopy, hStream, NullStream::PerThread, kAsync);
 }
 
 // Every context sees the same memory: a peer copy is a copy between valid contexts.

@@ -44,7 +44,7 @@ void put_zero(void* data, CUpointer_attribute attribute) { std::memset(data, 0, 
 // One attribute of a known allocation; CUDA_ERROR_INVALID_VALUE for an address the driver
 // does not know (the attributes of unregistered memory are cuPointerGetAttributes' to give).
 CUresult attribute_of(void* data, CUpointer_attribute attribute, CUdeviceptr ptr) {
-  auto allocation = core::memory().find(reinterpret_cast<void*>(static_cast<uintptr_t>(ptr)));
+  auto allocation = core::memory().find(driver::to_pointer(ptr));
   if (!allocation) return CUDA_ERROR_INVALID_VALUE;
   switch (attribute) {
     case CU_POINTER_ATTRIBUTE_CONTEXT:
@@ -55,7 +55,7 @@ CUresult attribute_of(void* data, CUpointer_attribute attribute, CUdeviceptr ptr
     case CU_POINTER_ATTRIBUTE_HOST_POINTER:
       if (allocation->kind == core::MemoryKind::Device || allocation->kind == core::MemoryKind::ModuleVariable)
         return CUDA_ERROR_INVALID_VALUE;
-      put(data, reinterpret_cast<void*>(static_cast<uintptr_t>(ptr)));
+      put(data, driver::to_pointer(ptr));
       return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_SYNC_MEMOPS: put(data, 1u); return CUDA_SUCCESS;
     case CU_POINTER_ATTRIBUTE_BUFFER_ID: put(data, static_cast<unsigned long long>(allocation->base)); return CUDA_SUCCESS;
@@ -83,14 +83,16 @@ CUresult CUDAAPI cuPointerGetAttributes(unsigned int numAttributes, CUpointer_at
                                         CUdeviceptr ptr) {
   CUCPU_REQUIRE_INIT();
   if (!attributes || !data) return CUDA_ERROR_INVALID_VALUE;
-  const bool known = core::memory().find(reinterpret_cast<void*>(static_cast<uintptr_t>(ptr))).has_value();
+  const bool known = core::memory().find(driver::to_pointer(ptr)).has_value();
   for (unsigned i = 0; i < numAttributes; ++i) {
     if (!data[i]) continue;
     if (!known) {
       switch (attributes[i]) {
         case CU_POINTER_ATTRIBUTE_CONTEXT: put(data[i], CUcontext{}); break;
         case CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: put(data[i], -2); break;  // CU_DEVICE_INVALID
-        case CU_POINTER_ATTRIBUTE_HOST_POINTER: put(data[i], reinterpret_cast<void*>(static_cast<uintptr_t>(ptr))); break;
+        case CU_POINTER_ATTRIBUTE_HOST_POINTER:
+          put(data[i], driver::to_pointer(ptr));
+          break;
         default: put_zero(data[i], attributes[i]); break;
       }
       continue;

@@ -29,8 +29,6 @@ CUresult not_supported(const char* what) {
   return CUDA_ERROR_NOT_SUPPORTED;
 }
 
-void* address(CUdeviceptr pointer) { return reinterpret_cast<void*>(static_cast<uintptr_t>(pointer)); }
-
 CUresult keep(const Result<exec::TexelStorage>& texels, exec::TexelStorage& s) {
   if (!texels) return driver::to_cu_result(texels.error());
   s = *texels;
@@ -53,13 +51,13 @@ CUresult describe_storage(const CUDA_RESOURCE_DESC& r, exec::TexelStorage& s) {
       const auto& l = r.res.linear;
       Result<exec::TexelFormat> format = driver::to_texel_format(l.format, l.numChannels);
       if (!format) return driver::to_cu_result(format.error());
-      return keep(core::linear_texels(address(l.devPtr), *format, l.sizeInBytes), s);
+      return keep(core::linear_texels(driver::to_pointer(l.devPtr), *format, l.sizeInBytes), s);
     }
     case CU_RESOURCE_TYPE_PITCH2D: {
       const auto& p = r.res.pitch2D;
       Result<exec::TexelFormat> format = driver::to_texel_format(p.format, p.numChannels);
       if (!format) return driver::to_cu_result(format.error());
-      return keep(core::pitched_texels(address(p.devPtr), *format, p.width, p.height, p.pitchInBytes), s);
+      return keep(core::pitched_texels(driver::to_pointer(p.devPtr), *format, p.width, p.height, p.pitchInBytes), s);
     }
   }
   return CUDA_ERROR_INVALID_VALUE;

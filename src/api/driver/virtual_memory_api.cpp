@@ -15,8 +15,6 @@ core::VirtualMemory& memory() { return core::VirtualMemory::instance(); }
 
 CUresult result_of(const Result<void>& result) { return result ? CUDA_SUCCESS : driver::to_cu_result(result.error()); }
 
-void* to_pointer(CUdeviceptr address) { return reinterpret_cast<void*>(static_cast<uintptr_t>(address)); }
-
 // Pinned memory on a device: the only kind cucpu's devices have.
 bool valid_properties(const CUmemAllocationProp* prop) {
   return prop && prop->type == CU_MEM_ALLOCATION_TYPE_PINNED && prop->location.type == CU_MEM_LOCATION_TYPE_DEVICE &&
@@ -49,7 +47,7 @@ CUresult CUDAAPI cuMemAddressReserve(CUdeviceptr* ptr, size_t size, size_t align
 
 CUresult CUDAAPI cuMemAddressFree(CUdeviceptr ptr, size_t size) {
   CUCPU_REQUIRE_CONTEXT(context);
-  return result_of(memory().free(to_pointer(ptr), size));
+  return result_of(memory().free(driver::to_pointer(ptr), size));
 }
 
 CUresult CUDAAPI cuMemCreate(CUmemGenericAllocationHandle* handle, size_t size, const CUmemAllocationProp* prop,
@@ -76,12 +74,12 @@ CUresult CUDAAPI cuMemMap(CUdeviceptr ptr, size_t size, size_t offset, CUmemGene
                           unsigned long long flags) {
   CUCPU_REQUIRE_CONTEXT(context);
   if (flags != 0) return CUDA_ERROR_INVALID_VALUE;
-  return result_of(memory().map(to_pointer(ptr), size, offset, handle));
+  return result_of(memory().map(driver::to_pointer(ptr), size, offset, handle));
 }
 
 CUresult CUDAAPI cuMemUnmap(CUdeviceptr ptr, size_t size) {
   CUCPU_REQUIRE_CONTEXT(context);
-  return result_of(memory().unmap(to_pointer(ptr), size));
+  return result_of(memory().unmap(driver::to_pointer(ptr), size));
 }
 
 // Every device sees the same memory: the access asked for the last location is the range's.
@@ -99,7 +97,7 @@ CUresult CUDAAPI cuMemSetAccess(CUdeviceptr ptr, size_t size, const CUmemAccessD
       default: return CUDA_ERROR_INVALID_VALUE;
     }
   }
-  return result_of(memory().set_access(to_pointer(ptr), size, access));
+  return result_of(memory().set_access(driver::to_pointer(ptr), size, access));
 }
 
 CUresult CUDAAPI cuMemGetAccess(unsigned long long* flags, const CUmemLocation* location, CUdeviceptr ptr) {
@@ -107,7 +105,7 @@ CUresult CUDAAPI cuMemGetAccess(unsigned long long* flags, const CUmemLocation* 
   if (!flags || !location) return CUDA_ERROR_INVALID_VALUE;
   if (location->type != CU_MEM_LOCATION_TYPE_DEVICE || !core::is_valid_device(location->id))
     return CUDA_ERROR_INVALID_DEVICE;
-  auto access = memory().access(to_pointer(ptr));
+  auto access = memory().access(driver::to_pointer(ptr));
   if (!access) return driver::to_cu_result(access.error());
   *flags = static_cast<unsigned long long>(*access);
   return CUDA_SUCCESS;
