@@ -74,11 +74,22 @@ Result<void> submit_set(Stream& stream, void* dst, int value, size_t bytes, Host
 
 Result<void> submit_fill(Stream& stream, void* dst, uint32_t value, size_t element_bytes, size_t count,
                          HostSync sync) {
+  return submit_fill_2d(stream, dst, 0, value, element_bytes, count, 1, sync);
+}
+
+Result<void> submit_fill_2d(Stream& stream, void* dst, size_t pitch, uint32_t value, size_t element_bytes,
+                            size_t width, size_t height, HostSync sync) {
   Command command;
   command.kind = CommandKind::Set;
-  command.run = [dst, value, element_bytes, count] {
-    auto* out = static_cast<unsigned char*>(dst);
-    for (size_t i = 0; i < count; ++i) std::memcpy(out + i * element_bytes, &value, element_bytes);
+  command.run = [=] {
+    for (size_t row = 0; row < height; ++row) {
+      auto* out = static_cast<unsigned char*>(dst) + row * pitch;
+      if (element_bytes == 1) {
+        std::memset(out, static_cast<int>(value & 0xff), width);
+        continue;
+      }
+      for (size_t i = 0; i < width; ++i) std::memcpy(out + i * element_bytes, &value, element_bytes);
+    }
   };
   return submit(stream, std::move(command),
                 !capturing(stream) && sync == HostSync::Synchronous && place_of(dst) == Place::PageLocked);

@@ -28,6 +28,10 @@ Result<void> submit_set(Stream& stream, void* dst, int value, size_t bytes, Host
 // cuMemsetD16/D32: `count` elements of `element_bytes` (2 or 4) set to the low bytes of `value`.
 Result<void> submit_fill(Stream& stream, void* dst, uint32_t value, size_t element_bytes, size_t count,
                          HostSync sync);
+// cuMemsetD2D8/16/32: `height` rows of `width` elements of `element_bytes` (1, 2 or 4),
+// `pitch` bytes apart, in one command; the caller has checked the rows.
+Result<void> submit_fill_2d(Stream& stream, void* dst, size_t pitch, uint32_t value, size_t element_bytes,
+                            size_t width, size_t height, HostSync sync);
 // The pitched forms; an asynchronous copy from pageable memory waits for its stream and
 // copies at once rather than staging a strided source.
 Result<void> submit_strided_copy(Stream& stream, const StridedCopy& copy, HostSync sync);

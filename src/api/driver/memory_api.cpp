@@ -7,7 +7,6 @@
 #include "api/driver/driver_state.h"
 #include "core/device.h"
 #include "core/memory_commands.h"
-#include "core/strided_copy.h"
 #include "core/memory_registry.h"
 #include "core/memory_release.h"
 #include "core/stream_engine.h"
@@ -60,8 +59,8 @@ CUresult fill(CUdeviceptr dst, uint32_t value, size_t element_bytes, size_t coun
   return result_of(core::submit_fill(*stream, driver::to_pointer(dst), value, element_bytes, count, sync));
 }
 
-// cuMemsetD2D8/16/32: `height` rows of `width` elements, `pitch` bytes apart. Byte sets
-// are one strided set; wider elements fill row by row (one fill where rows touch).
+// cuMemsetD2D8/16/32: `height` rows of `width` elements, `pitch` bytes apart, inside memory
+// cucpu allocated (core/memory_commands.h).
 CUresult fill_2d(CUdeviceptr dst, size_t pitch, uint32_t value, size_t element_bytes, size_t width, size_t height,
                  CUstream handle, NullStream null_stream, HostSync sync) {
   CUCPU_REQUIRE_CONTEXT(context);
@@ -73,21 +72,8 @@ CUresult fill_2d(CUdeviceptr dst, size_t pitch, uint32_t value, size_t element_b
   if (dst % element_bytes != 0 || (height > 1 && (pitch < row_bytes || pitch % element_bytes != 0)) ||
       !core::memory().contains_range(driver::to_pointer(dst), pitch * (height - 1) + row_bytes))
     return CUDA_ERROR_INVALID_VALUE;
-  if (element_bytes == 1) {
-    auto set = core::describe_set_2d(driver::to_pointer(dst), pitch, static_cast<int>(value), width, height);
-    if (!set) return driver::to_cu_result(set.error());
-    return result_of(core::submit_strided_set(*stream, *set, sync));
-  }
-  if (height == 1 || pitch == row_bytes)
-    return result_of(core::submit_fill(*stream, driver::to_pointer(dst), value, element_bytes, width * height, sync));
-  for (size_t row = 0; row < height; ++row) {
-    const HostSync row_sync = row + 1 == height ? sync : HostSync::Asynchronous;  // the last row waits for all
-    if (CUresult bad = result_of(
-            core::submit_fill(*stream, driver::to_pointer(dst + row * pitch), value, element_bytes, width, row_sync));
-        bad != CUDA_SUCCESS)
-      return bad;
-  }
-  return CUDA_SUCCESS;
+  return result_of(
+      core::submit_fill_2d(*stream, driver::to_pointer(dst), pitch, value, element_bytes, width, height, sync));
 }
 
 constexpr auto kSync = HostSync::Synchronous;
