@@ -1,0 +1,62 @@
+#include "libs/common/stream_work.h"
+
+#include <fmt/format.h>
+
+#include <vector>
+
+#include "core/context.h"
+#include "core/memory_registry.h"
+#include "core/stream_engine.h"
+#include "core/stream_handle.h"
+#include "core/sticky_error.h"
+
+namespace cucpu::libs {
+namespace {
+
+Result<core::Stream*> stream_of(const void* handle) {
+  core::Stream* stream = core::to_stream(handle, core::NullStream::Legacy);
+  if (!stream) return Error{ErrorCode::InvalidResourceHandle, "not a stream"};
+  return stream;
+}
+
+}  // namespace
+
+Result<void> prepare_device() {
+  if (core::in_host_function())
+    return Error{ErrorCode::NotPermitted, "a library call inside a stream's host function"};
+  core::runtime_device();
+  if (auto error = core::sticky_error()) return *error;
+  return {};
+}
+
+Result<void> enqueue(const void* stream, const char* function, std::initializer_list<DeviceRange> ranges,
+                     std::function<void()> work) {
+  if (auto ready = prepare_device(); !ready) return ready.error();
+  auto target = stream_of(stream);
+  if (!target) return target.error();
+  core::Command command;
+  command.kind = core::CommandKind::Kernel;
+  command.run = [function, ranges = std::vector<DeviceRange>(ranges), work = std::move(work)] {
+    for (const DeviceRange& range : ranges) {
+      if (range.bytes == 0 || core::memory().contains_range(range.base, range.bytes)) continue;
+      core::set_sticky_error({ErrorCode::IllegalAddress,
+                              fmt::format("{}: {} bytes at {} are not device memory", function, range.bytes,
+                                          range.base)});
+      return;
+    }
+    work();
+  };
+  auto queued = core::StreamEngine::instance().enqueue(**target, std::move(command));
+  if (!queued) return queued.error();
+  return {};
+}
+
+Result<void> synchronize(const void* stream) {
+  auto target = stream_of(stream);
+  if (!target) return target.error();
+  core::StreamEngine::instance().synchronize(**target);
+  if (auto error = core::sticky_error()) return *error;
+  return {};
+}
+
+}  // namespace cucpu::libs

@@ -1,0 +1,39 @@
+// How the math libraries run their work: in stream order with kernels, as NVIDIA's do (a
+// cuBLAS call on a stream is ordered after the kernels queued there before it, and the
+// next kernel waits for it). Each call queues one command of kernel kind on the stream
+// the caller's handle names: a device broken by an earlier fault skips it, and a capture
+// records it as a kernel node, as it would record the GPU library's kernels.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+
+#include "support/result.h"
+
+namespace cucpu::libs {
+
+// The memory a piece of work reads or writes, checked when it runs: device memory, as the
+// GPU's kernels need it (cudaMalloc, managed, page-locked host memory, module variables).
+struct DeviceRange {
+  const void* base = nullptr;
+  size_t bytes = 0;
+};
+
+// Before a library call touches the device: makes the current device's primary context
+// current where the thread has none (the runtime's first call does the same) and returns
+// the device's sticky error, if an earlier fault broke it.
+Result<void> prepare_device();
+
+// Queues `work` on `stream` (a cudaStream_t or CUstream; NULL is the legacy stream). When
+// it runs, each of `ranges` must lie in device memory: where one does not, the work does
+// not run and the device breaks with an illegal-address error naming `function`, as the
+// GPU's kernel would have faulted.
+Result<void> enqueue(const void* stream, const char* function, std::initializer_list<DeviceRange> ranges,
+                     std::function<void()> work);
+
+// Waits for everything queued on `stream` so far (a result returned through a host
+// pointer), then returns the device's sticky error if the work faulted.
+Result<void> synchronize(const void* stream);
+
+}  // namespace cucpu::libs

@@ -1,0 +1,69 @@
+// A cuBLAS handle (cublasCreate) and what every entry point does with it: the stream its
+// work is queued on, the pointer mode its scalars are read in, the status an inner error
+// becomes.
+#pragma once
+
+#include <cublas_api.h>
+
+#include <cstddef>
+#include <functional>
+#include <initializer_list>
+
+#include "libs/common/stream_work.h"
+
+struct cublasContext {
+  cudaStream_t stream = nullptr;  // NULL: the legacy default stream
+  cublasPointerMode_t pointer_mode = CUBLAS_POINTER_MODE_HOST;
+  cublasMath_t math_mode = CUBLAS_DEFAULT_MATH;
+  cublasAtomicsMode_t atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
+  cublasEmulationStrategy_t emulation_strategy = CUBLAS_EMULATION_STRATEGY_DEFAULT;
+  int sm_count_target = 0;
+  void* workspace = nullptr;  // cublasSetWorkspace: kept, the CPU needs none
+  size_t workspace_bytes = 0;
+};
+
+namespace cucpu::cublas {
+
+using libs::DeviceRange;
+
+cublasStatus_t to_status(const Error& error);
+
+// Queues `work` on the handle's stream (libs::enqueue), returning the call's status.
+cublasStatus_t run(cublasHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
+                   std::function<void()> work);
+
+// Waits for the handle's stream: a result written through a host pointer is there when
+// the call returns, as cuBLAS's host pointer mode promises.
+cublasStatus_t finish(cublasHandle_t handle);
+
+// A scalar argument (alpha, beta) in the handle's pointer mode: a host value is read at the
+// call, a device one when the work runs, after the kernels before it.
+template <typename T>
+class Scalar {
+ public:
+  Scalar(cublasHandle_t handle, const T* pointer)
+      : device_(handle->pointer_mode == CUBLAS_POINTER_MODE_DEVICE ? pointer : nullptr),
+        value_(device_ ? T{} : *pointer) {}
+  T operator()() const { return device_ ? *device_ : value_; }
+  DeviceRange range() const { return {device_, device_ ? sizeof(T) : 0}; }
+
+ private:
+  const T* device_;
+  T value_;
+};
+
+// The bytes a column-major rows x columns matrix with leading dimension ld spans.
+inline DeviceRange matrix_range(const void* base, long rows, long columns, long ld, size_t element) {
+  if (rows <= 0 || columns <= 0) return {base, 0};
+  return {base, static_cast<size_t>((columns - 1) * ld + rows) * element};
+}
+
+// The bytes n elements spaced `increment` apart span (BLAS: a negative increment walks
+// the same memory backwards).
+inline DeviceRange vector_range(const void* base, long n, long increment, size_t element) {
+  if (n <= 0) return {base, 0};
+  long step = increment < 0 ? -increment : increment;
+  return {base, static_cast<size_t>((n - 1) * step + 1) * element};
+}
+
+}  // namespace cucpu::cublas
