@@ -21,6 +21,17 @@ Result<core::Stream*> stream_of(const void* handle) {
 
 }  // namespace
 
+bool is_device_memory(DeviceRange range) {
+  return range.bytes == 0 || core::memory().contains_range(range.base, range.bytes);
+}
+
+bool require_device_memory(const char* function, DeviceRange range) {
+  if (is_device_memory(range)) return true;
+  core::set_sticky_error({ErrorCode::IllegalAddress,
+                          fmt::format("{}: {} bytes at {} are not device memory", function, range.bytes, range.base)});
+  return false;
+}
+
 Result<void> prepare_device() {
   if (core::in_host_function())
     return Error{ErrorCode::NotPermitted, "a library call inside a stream's host function"};
@@ -37,13 +48,8 @@ Result<void> enqueue(const void* stream, const char* function, std::initializer_
   core::Command command;
   command.kind = core::CommandKind::Kernel;
   command.run = [function, ranges = std::vector<DeviceRange>(ranges), work = std::move(work)] {
-    for (const DeviceRange& range : ranges) {
-      if (range.bytes == 0 || core::memory().contains_range(range.base, range.bytes)) continue;
-      core::set_sticky_error({ErrorCode::IllegalAddress,
-                              fmt::format("{}: {} bytes at {} are not device memory", function, range.bytes,
-                                          range.base)});
-      return;
-    }
+    for (const DeviceRange& range : ranges)
+      if (!require_device_memory(function, range)) return;
     work();
   };
   auto queued = core::StreamEngine::instance().enqueue(**target, std::move(command));

@@ -20,6 +20,14 @@ struct DeviceRange {
   size_t bytes = 0;
 };
 
+// Whether a range lies in device memory (an empty one always does).
+bool is_device_memory(DeviceRange range);
+
+// Inside queued work, for memory known only then (the matrices a batched call's pointer
+// array names): whether `range` is device memory; where it is not, the device breaks with
+// an illegal-address error naming `function` (as enqueue does) and the work must stop.
+bool require_device_memory(const char* function, DeviceRange range);
+
 // Before a library call touches the device: makes the current device's primary context
 // current where the thread has none (the runtime's first call does the same) and returns
 // the device's sticky error, if an earlier fault broke it.

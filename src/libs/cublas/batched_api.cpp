@@ -1,0 +1,273 @@
+// cuBLAS's batched routines: gemm over arrays of matrices (pointer arrays or strided),
+// batched triangular solves, and the small-matrix LU, inverse and QR helpers
+// (getrfBatched, getriBatched, getrsBatched, matinvBatched, geqrfBatched) over LAPACK.
+// A pointer array lives in device memory and is read when the work runs, as the GPU's
+// kernels read it; each matrix it names is checked then.
+#include <cublas_api.h>
+
+#include <array>
+#include <cstdint>
+#include <tuple>
+#include <cstring>
+#include <numeric>
+#include <vector>
+
+#include "libs/common/lapack_calls.h"
+#include "libs/cublas/blas_arguments.h"
+#include "libs/cublas/blas_calls.h"
+#include "libs/cublas/element_math.h"
+#include "libs/cublas/handle.h"
+
+namespace cucpu::cublas {
+namespace {
+
+using libs::require_device_memory;
+
+// The pointer array of `count` matrices (itself device memory).
+template <typename P>
+DeviceRange pointers(P* array, int64_t count) {
+  return {array, count > 0 ? static_cast<size_t>(count) * sizeof(P) : 0};
+}
+
+template <typename T, typename I, typename Matrices>
+cublasStatus_t gemm_batched(cublasHandle_t handle, const char* function, cublasOperation_t transa,
+                            cublasOperation_t transb, I m, I n, I k, const T* alpha, I lda, I ldb, const T* beta, I ldc,
+                            I count, std::array<DeviceRange, 3> arrays, Matrices matrices) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!gemm_arguments_ok(transa, transb, m, n, k, lda, ldb, ldc) || count < 0 || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(m, n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
+  const Shape<I> a = operand(transa, m, k), b = operand(transb, k, n), c{m, n};
+  return run(handle, function, {s_alpha.range(), s_beta.range(), arrays[0], arrays[1], arrays[2]}, [=] {
+    const T alpha_value = s_alpha(), beta_value = s_beta();
+    for (I i = 0; i < count; ++i) {
+      auto [A, B, C] = matrices(i);
+      if (!require_device_memory(function, matrix(A, a, lda)) || !require_device_memory(function, matrix(B, b, ldb)) ||
+          !require_device_memory(function, matrix(C, c, ldc)))
+        return;
+      gemm(to_cblas(transa), to_cblas(transb), m, n, k, alpha_value, A, lda, B, ldb, beta_value, C, ldc);
+    }
+  });
+}
+
+template <typename T, typename I>
+cublasStatus_t trsm_batched(cublasHandle_t handle, const char* function, cublasSideMode_t side,
+                            cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, I m, I n,
+                            const T* alpha, const T* const A[], I lda, T* const B[], I ldb, I count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  const I order = side == CUBLAS_SIDE_LEFT ? m : n;
+  if (!valid(side) || !valid(uplo) || !valid(trans) || !valid(diag) || m < 0 || n < 0 || count < 0 ||
+      !leading_ok(lda, order) || !leading_ok(ldb, m) || !alpha)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(m, n, lda, ldb)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  Scalar<T> s_alpha(handle, alpha);
+  return run(handle, function, {s_alpha.range(), pointers(A, count), pointers(B, count)}, [=] {
+    for (I i = 0; i < count; ++i) {
+      if (!require_device_memory(function, matrix(A[i], Shape<I>{order, order}, lda)) ||
+          !require_device_memory(function, matrix(B[i], Shape<I>{m, n}, ldb)))
+        return;
+      trsm(to_cblas(side), to_cblas(uplo), to_cblas(trans), to_cblas(diag), m, n, s_alpha(), A[i], lda, B[i], ldb);
+    }
+  });
+}
+
+// LU without row interchanges (getrfBatched with P null), as LAPACK's getf2 would do with
+// every pivot on the diagonal: info is the first zero pivot's (1-based) column.
+template <typename T>
+int lu_without_pivoting(int n, T* a, int lda) {
+  int info = 0;
+  for (int j = 0; j < n; ++j) {
+    const T pivot = a[j + j * lda];
+    if (is_zero(pivot)) {
+      if (!info) info = j + 1;
+      continue;
+    }
+    for (int i = j + 1; i < n; ++i) a[i + j * lda] = div(a[i + j * lda], pivot);
+    for (int c = j + 1; c < n; ++c)
+      for (int i = j + 1; i < n; ++i) a[i + c * lda] = sub(a[i + c * lda], mul(a[i + j * lda], a[j + c * lda]));
+  }
+  return info;
+}
+
+template <typename T>
+cublasStatus_t getrf_batched(cublasHandle_t handle, const char* function, int n, T* const A[], int lda, int* P,
+                             int* info, int count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (n < 0 || count < 0 || !leading_ok(lda, n)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (count == 0) return CUBLAS_STATUS_SUCCESS;
+  const DeviceRange pivots{P, P ? sizeof(int) * n * count : 0};
+  return run(handle, function, {pointers(A, count), pivots, {info, sizeof(int) * count}}, [=] {
+    for (int i = 0; i < count; ++i) {
+      if (!require_device_memory(function, matrix(A[i], Shape<int>{n, n}, lda))) return;
+      info[i] = P ? libs::getrf(n, n, A[i], lda, P + i * n) : lu_without_pivoting(n, A[i], lda);
+    }
+  });
+}
+
+// The identity permutation, for getri/getrs on factors made without pivoting.
+std::vector<int> unpivoted(int n) {
+  std::vector<int> pivots(n);
+  std::iota(pivots.begin(), pivots.end(), 1);
+  return pivots;
+}
+
+// C[i] = inverse of the LU-factored A[i] (out of place).
+template <typename T>
+cublasStatus_t getri_batched(cublasHandle_t handle, const char* function, int n, const T* const A[], int lda,
+                             const int* P, T* const C[], int ldc, int* info, int count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (n < 0 || count < 0 || !leading_ok(lda, n) || !leading_ok(ldc, n)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (count == 0) return CUBLAS_STATUS_SUCCESS;
+  const DeviceRange pivots{P, P ? sizeof(int) * n * count : 0};
+  return run(handle, function, {pointers(A, count), pointers(C, count), pivots, {info, sizeof(int) * count}}, [=] {
+    std::vector<T> work(std::max(1, n * 64));
+    const std::vector<int> identity = unpivoted(n);
+    for (int i = 0; i < count; ++i) {
+      if (!require_device_memory(function, matrix(A[i], Shape<int>{n, n}, lda)) ||
+          !require_device_memory(function, matrix(C[i], Shape<int>{n, n}, ldc)))
+        return;
+      for (int column = 0; column < n; ++column)
+        std::memmove(C[i] + column * ldc, A[i] + column * lda, sizeof(T) * n);
+      info[i] = libs::getri(n, C[i], ldc, P ? P + i * n : identity.data(), work.data(), static_cast<int>(work.size()));
+    }
+  });
+}
+
+// Solves op(A[i]) X = B[i] from LU factors; `info` is a host value saying which argument
+// was bad (-position), as cuBLAS's does.
+template <typename T>
+cublasStatus_t getrs_batched(cublasHandle_t handle, const char* function, cublasOperation_t trans, int n, int nrhs,
+                             const T* const A[], int lda, const int* P, T* const B[], int ldb, int* info, int count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!info) return CUBLAS_STATUS_INVALID_VALUE;
+  *info = !valid(trans) ? -1 : n < 0 ? -2 : nrhs < 0 ? -3 : !leading_ok(lda, n) ? -6 : !leading_ok(ldb, n) ? -9
+          : count < 0 ? -11 : 0;
+  if (*info) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0 || nrhs == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
+  const char op = trans == CUBLAS_OP_N ? 'N' : trans == CUBLAS_OP_T ? 'T' : 'C';
+  const DeviceRange pivots{P, P ? sizeof(int) * n * count : 0};
+  return run(handle, function, {pointers(A, count), pointers(B, count), pivots}, [=] {
+    const std::vector<int> identity = unpivoted(n);
+    for (int i = 0; i < count; ++i) {
+      if (!require_device_memory(function, matrix(A[i], Shape<int>{n, n}, lda)) ||
+          !require_device_memory(function, matrix(B[i], Shape<int>{n, nrhs}, ldb)))
+        return;
+      (void)libs::getrs(op, n, nrhs, A[i], lda, P ? P + i * n : identity.data(), B[i], ldb);
+    }
+  });
+}
+
+// Ainv[i] = inverse of A[i] for n <= 32 (LU with pivoting, then the inverse from it).
+template <typename T>
+cublasStatus_t matinv_batched(cublasHandle_t handle, const char* function, int n, const T* const A[], int lda,
+                              T* const Ainv[], int lda_inv, int* info, int count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (n < 0 || n > 32 || count < 0 || !leading_ok(lda, n) || !leading_ok(lda_inv, n))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (count == 0) return CUBLAS_STATUS_SUCCESS;
+  return run(handle, function, {pointers(A, count), pointers(Ainv, count), {info, sizeof(int) * count}}, [=] {
+    std::vector<T> work(std::max(1, n * 64));
+    std::vector<int> pivots(n);
+    for (int i = 0; i < count; ++i) {
+      if (!require_device_memory(function, matrix(A[i], Shape<int>{n, n}, lda)) ||
+          !require_device_memory(function, matrix(Ainv[i], Shape<int>{n, n}, lda_inv)))
+        return;
+      for (int column = 0; column < n; ++column)
+        std::memmove(Ainv[i] + column * lda_inv, A[i] + column * lda, sizeof(T) * n);
+      info[i] = libs::getrf(n, n, Ainv[i], lda_inv, pivots.data());
+      if (info[i] == 0)
+        (void)libs::getri(n, Ainv[i], lda_inv, pivots.data(), work.data(), static_cast<int>(work.size()));
+    }
+  });
+}
+
+// QR of each A[i] in place (Householder vectors below the diagonal, their scalars in Tau[i]);
+// `info` is a host value naming a bad argument.
+template <typename T>
+cublasStatus_t geqrf_batched(cublasHandle_t handle, const char* function, int m, int n, T* const A[], int lda,
+                             T* const Tau[], int* info, int count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!info) return CUBLAS_STATUS_INVALID_VALUE;
+  *info = m < 0 ? -2 : n < 0 ? -3 : !leading_ok(lda, m) ? -5 : count < 0 ? -8 : 0;
+  if (*info) return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
+  return run(handle, function, {pointers(A, count), pointers(Tau, count)}, [=] {
+    std::vector<T> work(std::max(1, n * 64));
+    for (int i = 0; i < count; ++i) {
+      if (!require_device_memory(function, matrix(A[i], Shape<int>{m, n}, lda)) ||
+          !require_device_memory(function, {Tau[i], sizeof(T) * std::min(m, n)}))
+        return;
+      (void)libs::geqrf(m, n, A[i], lda, Tau[i], work.data(), static_cast<int>(work.size()));
+    }
+  });
+}
+
+}  // namespace
+}  // namespace cucpu::cublas
+
+using namespace cucpu::cublas;
+
+#define CUCPU_GEMM_BATCHED(X, T, I, suffix)                                                                            \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemmBatched##suffix(                                                          \
+      cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const T* alpha,        \
+      const T* const Aarray[], I lda, const T* const Barray[], I ldb, const T* beta, T* const Carray[], I ldc,         \
+      I batchCount) {                                                                                                  \
+    return gemm_batched(                                                                                               \
+        handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,                             \
+        {pointers(Aarray, batchCount), pointers(Barray, batchCount), pointers(Carray, batchCount)},                    \
+        [=](I i) { return std::tuple{Aarray[i], Barray[i], Carray[i]}; });                                             \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemmStridedBatched##suffix(                                                   \
+      cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const T* alpha,        \
+      const T* A, I lda, long long int strideA, const T* B, I ldb, long long int strideB, const T* beta, T* C, I ldc,  \
+      long long int strideC, I batchCount) {                                                                           \
+    return gemm_batched(handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount, {},         \
+                        [=](I i) { return std::tuple{A + i * strideA, B + i * strideB, C + i * strideC}; });           \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##trsmBatched##suffix(                                                          \
+      cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,                    \
+      cublasDiagType_t diag, I m, I n, const T* alpha, const T* const A[], I lda, T* const B[], I ldb,                 \
+      I batchCount) {                                                                                                  \
+    return trsm_batched(handle, __func__, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount);           \
+  }
+
+#define CUCPU_FACTOR_BATCHED(X, T)                                                                                     \
+  cublasStatus_t CUBLASWINAPI cublas##X##getrfBatched(cublasHandle_t handle, int n, T* const A[], int lda, int* P,     \
+                                                      int* info, int batchSize) {                                      \
+    return getrf_batched(handle, __func__, n, A, lda, P, info, batchSize);                                             \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##getriBatched(cublasHandle_t handle, int n, const T* const A[], int lda,       \
+                                                      const int* P, T* const C[], int ldc, int* info, int batchSize) { \
+    return getri_batched(handle, __func__, n, A, lda, P, C, ldc, info, batchSize);                                     \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##getrsBatched(cublasHandle_t handle, cublasOperation_t trans, int n, int nrhs, \
+                                                      const T* const Aarray[], int lda, const int* devIpiv,            \
+                                                      T* const Barray[], int ldb, int* info, int batchSize) {          \
+    return getrs_batched(handle, __func__, trans, n, nrhs, Aarray, lda, devIpiv, Barray, ldb, info, batchSize);        \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##matinvBatched(cublasHandle_t handle, int n, const T* const A[], int lda,      \
+                                                       T* const Ainv[], int lda_inv, int* info, int batchSize) {       \
+    return matinv_batched(handle, __func__, n, A, lda, Ainv, lda_inv, info, batchSize);                                \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##geqrfBatched(cublasHandle_t handle, int m, int n, T* const Aarray[], int lda, \
+                                                      T* const TauArray[], int* info, int batchSize) {                 \
+    return geqrf_batched(handle, __func__, m, n, Aarray, lda, TauArray, info, batchSize);                              \
+  }
+
+extern "C" {
+CUCPU_GEMM_BATCHED(S, float, int, )
+CUCPU_GEMM_BATCHED(D, double, int, )
+CUCPU_GEMM_BATCHED(C, cuComplex, int, )
+CUCPU_GEMM_BATCHED(Z, cuDoubleComplex, int, )
+CUCPU_GEMM_BATCHED(S, float, int64_t, _64)
+CUCPU_GEMM_BATCHED(D, double, int64_t, _64)
+CUCPU_GEMM_BATCHED(C, cuComplex, int64_t, _64)
+CUCPU_GEMM_BATCHED(Z, cuDoubleComplex, int64_t, _64)
+CUCPU_FACTOR_BATCHED(S, float)
+CUCPU_FACTOR_BATCHED(D, double)
+CUCPU_FACTOR_BATCHED(C, cuComplex)
+CUCPU_FACTOR_BATCHED(Z, cuDoubleComplex)
+}
