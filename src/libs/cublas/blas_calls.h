@@ -92,7 +92,8 @@ constexpr CBLAS_ORDER kColumnMajor = CblasColMajor;
   inline void copy(int n, const T* x, int incx, T* y, int incy) { cblas_##p##copy(n, x, incx, y, incy); } \
   inline void swap(int n, T* x, int incx, T* y, int incy) { cblas_##p##swap(n, x, incx, y, incy); }   \
   inline void scal(int n, T alpha, T* x, int incx) { cblas_##p##scal(n, scalar_arg(alpha), x, incx); } \
-  inline size_t iamax(int n, const T* x, int incx) { return cblas_i##p##amax(n, x, incx); }
+  inline size_t iamax(int n, const T* x, int incx) { return cblas_i##p##amax(n, x, incx); }   \
+  inline size_t iamin(int n, const T* x, int incx) { return cblas_i##p##amin(n, x, incx); }
 
 CUCPU_BLAS_LEVEL3(float, s)
 CUCPU_BLAS_LEVEL3(double, d)
@@ -157,6 +158,38 @@ inline void ger(int m, int n, cuDoubleComplex alpha, const cuDoubleComplex* x, i
                 int incy, cuDoubleComplex* a, int lda, bool conjugate) {
   (conjugate ? cblas_zgerc : cblas_zgeru)(kColumnMajor, m, n, &alpha, x, incx, y, incy, a, lda);
 }
+
+// The symmetric (real) and Hermitian (complex) level-2 routines under one name each: full,
+// packed (sp/hp) and banded (sb/hb) storage. syr's, spr's (her's, hpr's) alpha is real.
+#define CUCPU_BLAS_SYMMETRIC2(T, p, full, packed, banded)                                                            \
+  inline void symv(CBLAS_UPLO uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,         \
+                   int incy) {                                                                                       \
+    cblas_##p##full##mv(kColumnMajor, uplo, n, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy);       \
+  }                                                                                                                  \
+  inline void sbmv(CBLAS_UPLO uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,  \
+                   int incy) {                                                                                       \
+    cblas_##p##banded##mv(kColumnMajor, uplo, n, k, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy);  \
+  }                                                                                                                  \
+  inline void spmv(CBLAS_UPLO uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, T* y, int incy) {     \
+    cblas_##p##packed##mv(kColumnMajor, uplo, n, scalar_arg(alpha), ap, x, incx, scalar_arg(beta), y, incy);         \
+  }                                                                                                                  \
+  inline void syr(CBLAS_UPLO uplo, int n, RealOf<T> alpha, const T* x, int incx, T* a, int lda) {                    \
+    cblas_##p##full##r(kColumnMajor, uplo, n, alpha, x, incx, a, lda);                                               \
+  }                                                                                                                  \
+  inline void spr(CBLAS_UPLO uplo, int n, RealOf<T> alpha, const T* x, int incx, T* ap) {                            \
+    cblas_##p##packed##r(kColumnMajor, uplo, n, alpha, x, incx, ap);                                                 \
+  }                                                                                                                  \
+  inline void syr2(CBLAS_UPLO uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {     \
+    cblas_##p##full##r2(kColumnMajor, uplo, n, scalar_arg(alpha), x, incx, y, incy, a, lda);                         \
+  }                                                                                                                  \
+  inline void spr2(CBLAS_UPLO uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* ap) {             \
+    cblas_##p##packed##r2(kColumnMajor, uplo, n, scalar_arg(alpha), x, incx, y, incy, ap);                           \
+  }
+CUCPU_BLAS_SYMMETRIC2(float, s, sy, sp, sb)
+CUCPU_BLAS_SYMMETRIC2(double, d, sy, sp, sb)
+CUCPU_BLAS_SYMMETRIC2(cuComplex, c, he, hp, hb)
+CUCPU_BLAS_SYMMETRIC2(cuDoubleComplex, z, he, hp, hb)
+#undef CUCPU_BLAS_SYMMETRIC2
 
 // The Hermitian level-3 routines (complex only; herk's and her2k's beta is real).
 #define CUCPU_BLAS_HERMITIAN(T, p)                                                                                    \

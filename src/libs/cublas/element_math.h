@@ -4,6 +4,8 @@
 
 #include <cuComplex.h>
 
+#include <type_traits>
+
 namespace cucpu::cublas {
 
 inline float add(float a, float b) { return a + b; }
@@ -30,5 +32,14 @@ inline bool is_zero(float a) { return a == 0; }
 inline bool is_zero(double a) { return a == 0; }
 inline bool is_zero(cuComplex a) { return a.x == 0 && a.y == 0; }
 inline bool is_zero(cuDoubleComplex a) { return a.x == 0 && a.y == 0; }
+
+// A value of T from a real or T one (a complex number with no imaginary part).
+template <typename T, typename S>
+T promote(S value) {
+  if constexpr (std::is_same_v<T, S>)
+    return value;
+  else
+    return T{value, 0};
+}
 
 }  // namespace cucpu::cublas

@@ -1,0 +1,263 @@
+// cuBLAS level 2: matrix-vector operations, S/D/C/Z, 32- and 64-bit sizes: general, banded,
+// triangular (full, banded, packed), symmetric/Hermitian (full, banded, packed) and rank
+// updates. Argument checks as cuBLAS documents them.
+#include <cublas_api.h>
+
+#include <cstdint>
+
+#include "libs/cublas/blas_arguments.h"
+#include "libs/cublas/blas_calls.h"
+#include "libs/cublas/handle.h"
+
+namespace cucpu::cublas {
+namespace {
+
+template <typename T, typename I>
+DeviceRange vector(const T* x, I n, I increment) {
+  return vector_range(x, n, increment, sizeof(T));
+}
+
+template <typename T, typename I>
+DeviceRange packed(const T* ap, I n) {
+  return {ap, n > 0 ? static_cast<size_t>(n) * (n + 1) / 2 * sizeof(T) : 0};
+}
+
+#define CUCPU_REQUIRE(condition)                            \
+  do {                                                      \
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;      \
+    if (!(condition)) return CUBLAS_STATUS_INVALID_VALUE;   \
+  } while (0)
+
+// y = alpha op(A) x + beta y; A general (kl = ku = -1) or banded with kl sub- and ku superdiagonals.
+template <typename T, typename I>
+cublasStatus_t gemv(cublasHandle_t handle, const char* function, cublasOperation_t trans, I m, I n, I kl, I ku,
+                    const T* alpha, const T* A, I lda, const T* x, I incx, const T* beta, T* y, I incy) {
+  const bool banded = kl >= 0;
+  CUCPU_REQUIRE(valid(trans) && m >= 0 && n >= 0 && (!banded || ku >= 0) && incx != 0 && incy != 0 && alpha &&
+                beta && (banded ? lda >= kl + ku + 1 : leading_ok(lda, m)));
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(m, n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  const I x_length = trans == CUBLAS_OP_N ? n : m, y_length = trans == CUBLAS_OP_N ? m : n;
+  Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
+  return run(handle, function,
+             {s_alpha.range(), s_beta.range(), matrix(A, Shape<I>{banded ? lda : m, n}, lda), vector(x, x_length, incx),
+              vector(y, y_length, incy)},
+             [=] {
+               if (banded)
+                 gbmv(to_cblas(trans), m, n, kl, ku, s_alpha(), A, lda, x, incx, s_beta(), y, incy);
+               else
+                 cublas::gemv(to_cblas(trans), m, n, s_alpha(), A, lda, x, incx, s_beta(), y, incy);
+             });
+}
+
+enum class Storage { Full, Banded, Packed };
+
+// x = op(A) x or x = op(A)^-1 x for a triangular A, full (k = 0), banded (k diagonals) or packed.
+template <bool solve, Storage storage, typename T, typename I>
+cublasStatus_t triangular(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, cublasOperation_t trans,
+                          cublasDiagType_t diag, I n, I k, const T* A, I lda, T* x, I incx) {
+  CUCPU_REQUIRE(valid(uplo) && valid(trans) && valid(diag) && n >= 0 && k >= 0 && incx != 0 &&
+                (storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n))));
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(n, k, lda, incx)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  const DeviceRange a = storage == Storage::Packed ? packed(A, n)
+                        : matrix(A, Shape<I>{storage == Storage::Banded ? lda : n, n}, lda);
+  return run(handle, function, {a, vector(x, n, incx)}, [=] {
+    const auto u = to_cblas(uplo);
+    const auto t = to_cblas(trans);
+    const auto d = to_cblas(diag);
+    if constexpr (storage == Storage::Full)
+      solve ? trsv(u, t, d, n, A, lda, x, incx) : trmv(u, t, d, n, A, lda, x, incx);
+    else if constexpr (storage == Storage::Banded)
+      solve ? tbsv(u, t, d, n, k, A, lda, x, incx) : tbmv(u, t, d, n, k, A, lda, x, incx);
+    else
+      solve ? tpsv(u, t, d, n, A, x, incx) : tpmv(u, t, d, n, A, x, incx);
+  });
+}
+
+// y = alpha A x + beta y for a symmetric (Hermitian) A: full, banded (k) or packed.
+template <Storage storage, typename T, typename I>
+cublasStatus_t symv(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, I k, const T* alpha,
+                    const T* A, I lda, const T* x, I incx, const T* beta, T* y, I incy) {
+  CUCPU_REQUIRE(valid(uplo) && n >= 0 && k >= 0 && incx != 0 && incy != 0 && alpha && beta &&
+                (storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n))));
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(n, k, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  const DeviceRange a = storage == Storage::Packed ? packed(A, n)
+                        : matrix(A, Shape<I>{storage == Storage::Banded ? lda : n, n}, lda);
+  Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
+  return run(handle, function, {s_alpha.range(), s_beta.range(), a, vector(x, n, incx), vector(y, n, incy)}, [=] {
+    if constexpr (storage == Storage::Full)
+      cublas::symv(to_cblas(uplo), n, s_alpha(), A, lda, x, incx, s_beta(), y, incy);
+    else if constexpr (storage == Storage::Banded)
+      sbmv(to_cblas(uplo), n, k, s_alpha(), A, lda, x, incx, s_beta(), y, incy);
+    else
+      spmv(to_cblas(uplo), n, s_alpha(), A, x, incx, s_beta(), y, incy);
+  });
+}
+
+// A += alpha x y^T (conjugate: y^H), A m x n.
+template <typename T, typename I>
+cublasStatus_t ger(cublasHandle_t handle, const char* function, I m, I n, const T* alpha, const T* x, I incx,
+                   const T* y, I incy, T* A, I lda, bool conjugate) {
+  CUCPU_REQUIRE(m >= 0 && n >= 0 && incx != 0 && incy != 0 && alpha && leading_ok(lda, m));
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(m, n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  Scalar<T> s_alpha(handle, alpha);
+  return run(handle, function,
+             {s_alpha.range(), vector(x, m, incx), vector(y, n, incy), matrix(A, Shape<I>{m, n}, lda)},
+             [=] { cublas::ger(m, n, s_alpha(), x, incx, y, incy, A, lda, conjugate); });
+}
+
+// A += alpha x x^T (x^H), full or packed, one triangle.
+template <bool is_packed, typename T, typename S, typename I>
+cublasStatus_t syr(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const S* alpha,
+                   const T* x, I incx, T* A, I lda) {
+  CUCPU_REQUIRE(valid(uplo) && n >= 0 && incx != 0 && alpha && (is_packed || leading_ok(lda, n)));
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(n, lda, incx)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  Scalar<S> s_alpha(handle, alpha);
+  const DeviceRange a = is_packed ? packed(A, n) : matrix(A, Shape<I>{n, n}, lda);
+  return run(handle, function, {s_alpha.range(), vector(x, n, incx), a}, [=] {
+    if constexpr (is_packed)
+      spr(to_cblas(uplo), n, s_alpha(), x, incx, A);
+    else
+      cublas::syr(to_cblas(uplo), n, s_alpha(), x, incx, A, lda);
+  });
+}
+
+// A += alpha x y^T + alpha y x^T (Hermitian: conjugates), full or packed.
+template <bool is_packed, typename T, typename I>
+cublasStatus_t syr2(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* alpha,
+                    const T* x, I incx, const T* y, I incy, T* A, I lda) {
+  CUCPU_REQUIRE(valid(uplo) && n >= 0 && incx != 0 && incy != 0 && alpha && (is_packed || leading_ok(lda, n)));
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  Scalar<T> s_alpha(handle, alpha);
+  const DeviceRange a = is_packed ? packed(A, n) : matrix(A, Shape<I>{n, n}, lda);
+  return run(handle, function, {s_alpha.range(), vector(x, n, incx), vector(y, n, incy), a}, [=] {
+    if constexpr (is_packed)
+      spr2(to_cblas(uplo), n, s_alpha(), x, incx, y, incy, A);
+    else
+      cublas::syr2(to_cblas(uplo), n, s_alpha(), x, incx, y, incy, A, lda);
+  });
+}
+
+}  // namespace
+}  // namespace cucpu::cublas
+
+using namespace cucpu::cublas;
+
+#define CUCPU_LEVEL2(X, T, I, suffix)                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemv##suffix(cublasHandle_t handle, cublasOperation_t trans, I m, I n,       \
+                                                      const T* alpha, const T* A, I lda, const T* x, I incx,          \
+                                                      const T* beta, T* y, I incy) {                                  \
+    return gemv(handle, __func__, trans, m, n, I{-1}, I{-1}, alpha, A, lda, x, incx, beta, y, incy);                  \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##gbmv##suffix(cublasHandle_t handle, cublasOperation_t trans, I m, I n, I kl, \
+                                                      I ku, const T* alpha, const T* A, I lda, const T* x, I incx,    \
+                                                      const T* beta, T* y, I incy) {                                  \
+    if (kl < 0) return handle ? CUBLAS_STATUS_INVALID_VALUE : CUBLAS_STATUS_NOT_INITIALIZED;                          \
+    return gemv(handle, __func__, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy);                        \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##trmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
+                                                      const T* A, I lda, T* x, I incx) {                              \
+    return triangular<false, Storage::Full>(handle, __func__, uplo, trans, diag, n, I{0}, A, lda, x, incx);           \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##trsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
+                                                      const T* A, I lda, T* x, I incx) {                              \
+    return triangular<true, Storage::Full>(handle, __func__, uplo, trans, diag, n, I{0}, A, lda, x, incx);            \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##tbmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, I k,       \
+                                                      const T* A, I lda, T* x, I incx) {                              \
+    return triangular<false, Storage::Banded>(handle, __func__, uplo, trans, diag, n, k, A, lda, x, incx);            \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##tbsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, I k,       \
+                                                      const T* A, I lda, T* x, I incx) {                              \
+    return triangular<true, Storage::Banded>(handle, __func__, uplo, trans, diag, n, k, A, lda, x, incx);             \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##tpmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
+                                                      const T* AP, T* x, I incx) {                                    \
+    return triangular<false, Storage::Packed>(handle, __func__, uplo, trans, diag, n, I{0}, AP, I{1}, x, incx);       \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##tpsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
+                                                      const T* AP, T* x, I incx) {                                    \
+    return triangular<true, Storage::Packed>(handle, __func__, uplo, trans, diag, n, I{0}, AP, I{1}, x, incx);        \
+  }
+
+// The symmetric routines of a real type (sy, sb, sp) or the Hermitian ones of a complex type
+// (he, hb, hp), and its rank-1 update (ger; geru and gerc).
+#define CUCPU_LEVEL2_SYMMETRIC(X, T, R, I, suffix, sy, sb, sp)                                                        \
+  cublasStatus_t CUBLASWINAPI cublas##X##sy##mv##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,            \
+                                                        const T* alpha, const T* A, I lda, const T* x, I incx,        \
+                                                        const T* beta, T* y, I incy) {                                \
+    return symv<Storage::Full>(handle, __func__, uplo, n, I{0}, alpha, A, lda, x, incx, beta, y, incy);               \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##sb##mv##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n, I k,       \
+                                                        const T* alpha, const T* A, I lda, const T* x, I incx,        \
+                                                        const T* beta, T* y, I incy) {                                \
+    return symv<Storage::Banded>(handle, __func__, uplo, n, k, alpha, A, lda, x, incx, beta, y, incy);                \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##sp##mv##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,            \
+                                                        const T* alpha, const T* AP, const T* x, I incx,              \
+                                                        const T* beta, T* y, I incy) {                                \
+    return symv<Storage::Packed>(handle, __func__, uplo, n, I{0}, alpha, AP, I{1}, x, incx, beta, y, incy);           \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##sy##r##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,             \
+                                                       const R* alpha, const T* x, I incx, T* A, I lda) {             \
+    return syr<false>(handle, __func__, uplo, n, alpha, x, incx, A, lda);                                             \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##sp##r##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,             \
+                                                       const R* alpha, const T* x, I incx, T* AP) {                   \
+    return syr<true>(handle, __func__, uplo, n, alpha, x, incx, AP, I{1});                                            \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##sy##r2##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,            \
+                                                        const T* alpha, const T* x, I incx, const T* y, I incy, T* A, \
+                                                        I lda) {                                                      \
+    return syr2<false>(handle, __func__, uplo, n, alpha, x, incx, y, incy, A, lda);                                   \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##sp##r2##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,            \
+                                                        const T* alpha, const T* x, I incx, const T* y, I incy,       \
+                                                        T* AP) {                                                      \
+    return syr2<true>(handle, __func__, uplo, n, alpha, x, incx, y, incy, AP, I{1});                                  \
+  }
+
+#define CUCPU_LEVEL2_GER_REAL(X, T, I, suffix)                                                                        \
+  cublasStatus_t CUBLASWINAPI cublas##X##ger##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x,     \
+                                                     I incx, const T* y, I incy, T* A, I lda) {                       \
+    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, false);                                       \
+  }
+#define CUCPU_LEVEL2_GER_COMPLEX(X, T, I, suffix)                                                                     \
+  cublasStatus_t CUBLASWINAPI cublas##X##geru##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x,    \
+                                                      I incx, const T* y, I incy, T* A, I lda) {                      \
+    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, false);                                       \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##gerc##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x,    \
+                                                      I incx, const T* y, I incy, T* A, I lda) {                      \
+    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, true);                                        \
+  }
+
+#define CUCPU_LEVEL2_ALL(I, suffix)                                                     \
+  CUCPU_LEVEL2(S, float, I, suffix)                                                     \
+  CUCPU_LEVEL2(D, double, I, suffix)                                                    \
+  CUCPU_LEVEL2(C, cuComplex, I, suffix)                                                 \
+  CUCPU_LEVEL2(Z, cuDoubleComplex, I, suffix)                                           \
+  CUCPU_LEVEL2_SYMMETRIC(S, float, float, I, suffix, sy, sb, sp)                        \
+  CUCPU_LEVEL2_SYMMETRIC(D, double, double, I, suffix, sy, sb, sp)                      \
+  CUCPU_LEVEL2_SYMMETRIC(C, cuComplex, float, I, suffix, he, hb, hp)                    \
+  CUCPU_LEVEL2_SYMMETRIC(Z, cuDoubleComplex, double, I, suffix, he, hb, hp)             \
+  CUCPU_LEVEL2_GER_REAL(S, float, I, suffix)                                            \
+  CUCPU_LEVEL2_GER_REAL(D, double, I, suffix)                                           \
+  CUCPU_LEVEL2_GER_COMPLEX(C, cuComplex, I, suffix)                                     \
+  CUCPU_LEVEL2_GER_COMPLEX(Z, cuDoubleComplex, I, suffix)
+
+extern "C" {
+CUCPU_LEVEL2_ALL(int, _v2)
+CUCPU_LEVEL2_ALL(int64_t, _v2_64)
+}
