@@ -4,6 +4,7 @@
 
 #include <cuComplex.h>
 
+#include <cstdint>
 #include <type_traits>
 
 namespace cucpu::cublas {
@@ -28,6 +29,7 @@ inline float conjugate(float a) { return a; }
 inline double conjugate(double a) { return a; }
 inline cuComplex conjugate(cuComplex a) { return cuConjf(a); }
 inline cuDoubleComplex conjugate(cuDoubleComplex a) { return cuConj(a); }
+inline bool is_zero(int32_t a) { return a == 0; }
 inline bool is_zero(float a) { return a == 0; }
 inline bool is_zero(double a) { return a == 0; }
 inline bool is_zero(cuComplex a) { return a.x == 0 && a.y == 0; }

@@ -9,6 +9,7 @@
 
 #include "libs/cublas/blas_arguments.h"
 #include "libs/cublas/blas_calls.h"
+#include "libs/cublas/gemm_ex.h"
 #include "libs/cublas/handle.h"
 
 namespace cucpu::cublas {
@@ -22,6 +23,14 @@ cublasStatus_t gemm(cublasHandle_t handle, const char* function, cublasOperation
     return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  if constexpr (std::is_same_v<T, float> || std::is_same_v<T, cuComplex>) {
+    // A math mode that allows tensor-core inputs (TF32, half) makes Sgemm and Cgemm round them.
+    if (const cublasComputeType_t compute = single_precision_compute(handle); compute != CUBLAS_COMPUTE_32F) {
+      const cudaDataType type = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_C_32F;
+      return gemm_ex(handle, function, {transa, transb, m, n, k, alpha, type, lda, type, ldb, beta, type, ldc, compute, 1, {}},
+                     single(A, B, C));
+    }
+  }
   const Shape<I> a = operand(transa, m, k), b = operand(transb, k, n);
   Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
   return run(handle, function,

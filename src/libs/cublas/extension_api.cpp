@@ -1,0 +1,107 @@
+// cuBLAS's BLAS-like extensions: geam (C = alpha op(A) + beta op(B)), dgmm (a matrix scaled by
+// a diagonal), gemm3m (complex gemm, computed as gemm: the GPU's 3M split only changes
+// rounding).
+#include <cublas_api.h>
+
+#include <cstdint>
+
+#include "libs/cublas/blas_arguments.h"
+#include "libs/cublas/element_math.h"
+#include "libs/cublas/handle.h"
+
+namespace cucpu::cublas {
+namespace {
+
+template <typename T, typename I>
+T element(const T* a, I ld, cublasOperation_t op, I row, I column) {
+  return op == CUBLAS_OP_N ? a[row + column * ld]
+         : op == CUBLAS_OP_T ? a[column + row * ld]
+                             : conjugate(a[column + row * ld]);
+}
+
+template <typename T, typename I>
+cublasStatus_t geam(cublasHandle_t handle, const char* function, cublasOperation_t transa, cublasOperation_t transb,
+                    I m, I n, const T* alpha, const T* A, I lda, const T* beta, const T* B, I ldb, T* C, I ldc) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  const Shape<I> a = operand(transa, m, n), b = operand(transb, m, n);
+  if (!valid(transa) || !valid(transb) || m < 0 || n < 0 || !leading_ok(lda, a.rows) || !leading_ok(ldb, b.rows) ||
+      !leading_ok(ldc, m) || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  // In place only as C = alpha C + beta op(B) or C = alpha op(A) + beta C, with C's layout.
+  if ((C == A && (lda != ldc || transa != CUBLAS_OP_N)) || (C == B && (ldb != ldc || transb != CUBLAS_OP_N)))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
+  return run(handle, function, {s_alpha.range(), s_beta.range(), matrix(C, Shape<I>{m, n}, ldc)}, [=] {
+    const T alpha_value = s_alpha(), beta_value = s_beta();
+    // A term whose scalar is zero is not read (cuBLAS: "A does not have to be a valid input").
+    if ((!is_zero(alpha_value) && !libs::require_device_memory(function, matrix(A, a, lda))) ||
+        (!is_zero(beta_value) && !libs::require_device_memory(function, matrix(B, b, ldb))))
+      return;
+    for (I j = 0; j < n; ++j)
+      for (I i = 0; i < m; ++i) {
+        T value{};
+        if (!is_zero(alpha_value)) value = mul(alpha_value, element(A, lda, transa, i, j));
+        if (!is_zero(beta_value)) value = add(value, mul(beta_value, element(B, ldb, transb, i, j)));
+        C[i + j * ldc] = value;
+      }
+  });
+}
+
+// C = A diag(x) (right) or diag(x) A (left).
+template <typename T, typename I>
+cublasStatus_t dgmm(cublasHandle_t handle, const char* function, cublasSideMode_t mode, I m, I n, const T* A, I lda,
+                    const T* x, I incx, T* C, I ldc) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!valid(mode) || m < 0 || n < 0 || !leading_ok(lda, m) || !leading_ok(ldc, m)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
+  const I length = mode == CUBLAS_SIDE_LEFT ? m : n;
+  return run(handle, function,
+             {matrix(A, Shape<I>{m, n}, lda), vector_range(x, length, incx, sizeof(T)), matrix(C, Shape<I>{m, n}, ldc)},
+             [=] {
+               const T* first = incx < 0 ? x + (length - 1) * -incx : x;
+               for (I j = 0; j < n; ++j)
+                 for (I i = 0; i < m; ++i)
+                   C[i + j * ldc] = mul(A[i + j * lda], first[(mode == CUBLAS_SIDE_LEFT ? i : j) * incx]);
+             });
+}
+
+}  // namespace
+}  // namespace cucpu::cublas
+
+using namespace cucpu::cublas;
+
+#define CUCPU_EXTENSIONS(X, T, I, suffix)                                                                             \
+  cublasStatus_t CUBLASWINAPI cublas##X##geam##suffix(cublasHandle_t handle, cublasOperation_t transa,                \
+                                                      cublasOperation_t transb, I m, I n, const T* alpha, const T* A, \
+                                                      I lda, const T* beta, const T* B, I ldb, T* C, I ldc) {         \
+    return geam(handle, __func__, transa, transb, m, n, alpha, A, lda, beta, B, ldb, C, ldc);                         \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##dgmm##suffix(cublasHandle_t handle, cublasSideMode_t mode, I m, I n,         \
+                                                      const T* A, I lda, const T* x, I incx, T* C, I ldc) {           \
+    return dgmm(handle, __func__, mode, m, n, A, lda, x, incx, C, ldc);                                               \
+  }
+
+extern "C" {
+CUCPU_EXTENSIONS(S, float, int, )
+CUCPU_EXTENSIONS(D, double, int, )
+CUCPU_EXTENSIONS(C, cuComplex, int, )
+CUCPU_EXTENSIONS(Z, cuDoubleComplex, int, )
+CUCPU_EXTENSIONS(S, float, int64_t, _64)
+CUCPU_EXTENSIONS(D, double, int64_t, _64)
+CUCPU_EXTENSIONS(C, cuComplex, int64_t, _64)
+CUCPU_EXTENSIONS(Z, cuDoubleComplex, int64_t, _64)
+
+cublasStatus_t CUBLASWINAPI cublasCgemm3m(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          int m, int n, int k, const cuComplex* alpha, const cuComplex* A, int lda,
+                                          const cuComplex* B, int ldb, const cuComplex* beta, cuComplex* C, int ldc) {
+  return cublasCgemm_v2(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasZgemm3m(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                          int m, int n, int k, const cuDoubleComplex* alpha, const cuDoubleComplex* A,
+                                          int lda, const cuDoubleComplex* B, int ldb, const cuDoubleComplex* beta,
+                                          cuDoubleComplex* C, int ldc) {
+  return cublasZgemm_v2(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+}
