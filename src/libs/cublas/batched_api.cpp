@@ -32,10 +32,12 @@ DeviceRange pointers(P* array, int64_t count) {
 template <typename T, typename I, typename Matrices>
 cublasStatus_t gemm_batched(cublasHandle_t handle, const char* function, cublasOperation_t transa,
                             cublasOperation_t transb, I m, I n, I k, const T* alpha, I lda, I ldb, const T* beta, I ldc,
-                            I count, std::array<DeviceRange, 3> arrays, Matrices matrices) {
+                            I count, GemmPositions at, int count_at, std::array<DeviceRange, 3> arrays,
+                            Matrices matrices) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!gemm_arguments_ok(transa, transb, m, n, k, lda, ldb, ldc) || count < 0 || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = gemm_broken_parameter(transa, transb, m, n, k, lda, ldb, ldc, at)) return invalid_parameter(function, bad);
+  if (count < 0) return invalid_parameter(function, count_at);
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
@@ -58,9 +60,10 @@ cublasStatus_t trsm_batched(cublasHandle_t handle, const char* function, cublasS
                             const T* alpha, const T* const A[], I lda, T* const B[], I ldb, I count) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const I order = side == CUBLAS_SIDE_LEFT ? m : n;
-  if (!valid(side) || !valid(uplo) || !valid(trans) || !valid(diag) || m < 0 || n < 0 || count < 0 ||
-      !leading_ok(lda, order) || !leading_ok(ldb, m) || !alpha)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = first_broken({{valid(side), 1}, {valid(uplo), 2}, {valid(trans), 3}, {valid(diag), 4}, {m >= 0, 5},
+                               {n >= 0, 6}, {leading_ok(lda, order), 9}, {leading_ok(ldb, m), 11}, {count >= 0, 12}}))
+    return invalid_parameter(function, bad);
+  if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, lda, ldb)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha);
@@ -216,7 +219,7 @@ using namespace cucpu::cublas;
       const T* const Aarray[], I lda, const T* const Barray[], I ldb, const T* beta, T* const Carray[], I ldc,         \
       I batchCount) {                                                                                                  \
     return gemm_batched(                                                                                               \
-        handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,                             \
+        handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount, kGemmPositions, 14,         \
         {pointers(Aarray, batchCount), pointers(Barray, batchCount), pointers(Carray, batchCount)},                    \
         [=](I i) { return std::tuple{Aarray[i], Barray[i], Carray[i]}; });                                             \
   }                                                                                                                    \
@@ -224,7 +227,8 @@ using namespace cucpu::cublas;
       cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const T* alpha,        \
       const T* A, I lda, long long int strideA, const T* B, I ldb, long long int strideB, const T* beta, T* C, I ldc,  \
       long long int strideC, I batchCount) {                                                                           \
-    return gemm_batched(handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount, {},         \
+    return gemm_batched(handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,             \
+                        GemmPositions{8, 11, 15}, 17, {},                                                              \
                         [=](I i) { return std::tuple{A + i * strideA, B + i * strideB, C + i * strideC}; });           \
   }                                                                                                                    \
   cublasStatus_t CUBLASWINAPI cublas##X##trsmBatched##suffix(                                                          \

@@ -54,12 +54,25 @@ DeviceRange matrix(const T* base, Shape<I> shape, I ld) {
   return matrix_range(base, shape.rows, shape.columns, ld, sizeof(T));
 }
 
-// gemm's checks (cuBLAS documentation): C (m x n) = op(A) (m x k) op(B) (k x n).
+// gemm's checks: C (m x n) = op(A) (m x k) op(B) (k x n). The transposes and sizes are
+// parameters 1 to 5 of every gemm; the leading dimensions' positions differ (strided forms).
+struct GemmPositions {
+  int lda, ldb, ldc;
+};
+constexpr GemmPositions kGemmPositions{8, 10, 13};
+
+// The position of gemm's first bad argument, or 0.
 template <typename I>
-bool gemm_arguments_ok(cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, I lda, I ldb, I ldc) {
-  return valid(transa) && valid(transb) && m >= 0 && n >= 0 && k >= 0 &&
-         leading_ok(lda, operand(transa, m, k).rows) && leading_ok(ldb, operand(transb, k, n).rows) &&
-         leading_ok(ldc, m);
+int gemm_broken_parameter(cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, I lda, I ldb, I ldc,
+                          GemmPositions at) {
+  return first_broken({{valid(transa), 1},
+                       {valid(transb), 2},
+                       {m >= 0, 3},
+                       {n >= 0, 4},
+                       {k >= 0, 5},
+                       {leading_ok(lda, operand(transa, m, k).rows), at.lda},
+                       {leading_ok(ldb, operand(transb, k, n).rows), at.ldb},
+                       {leading_ok(ldc, m), at.ldc}});
 }
 
 }  // namespace cucpu::cublas

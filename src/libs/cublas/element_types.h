@@ -27,23 +27,16 @@ inline uint16_t float_to_bfloat16(float value) {
   return static_cast<uint16_t>(bits >> 16);
 }
 
-// The fast compute types round each input before the products (cvt.rna.tf32.f32: nearest,
-// ties away from zero, for TF32).
-enum class InputRounding { None, Tf32, Half, Bfloat16 };
+// The fast compute types round each input to TF32 before the products (cvt.rna.tf32.f32:
+// nearest, ties away from zero).
+enum class InputRounding { None, Tf32 };
 
 inline float round_input(float value, InputRounding rounding) {
-  switch (rounding) {
-    case InputRounding::None: return value;
-    case InputRounding::Half: return static_cast<float>(static_cast<_Float16>(value));
-    case InputRounding::Bfloat16: return bfloat16_to_float(float_to_bfloat16(value));
-    case InputRounding::Tf32: {
-      uint32_t bits;
-      std::memcpy(&bits, &value, sizeof bits);
-      if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & ~0x1fffu;
-      std::memcpy(&value, &bits, sizeof bits);
-      return value;
-    }
-  }
+  if (rounding == InputRounding::None) return value;
+  uint32_t bits;
+  std::memcpy(&bits, &value, sizeof bits);
+  if ((bits & 0x7f800000u) != 0x7f800000u) bits = (bits + 0x1000u) & ~0x1fffu;
+  std::memcpy(&value, &bits, sizeof bits);
   return value;
 }
 

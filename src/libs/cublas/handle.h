@@ -28,6 +28,22 @@ using libs::DeviceRange;
 
 cublasStatus_t to_status(const Error& error);
 
+// A bad argument, reported as cuBLAS does on stdout, the reference BLAS's XERBLA message
+// (" ** On entry to SGEMM  parameter number 3 had an illegal value"; the handle is parameter
+// 0), then CUBLAS_STATUS_INVALID_VALUE. `function` is the entry point's name.
+cublasStatus_t invalid_parameter(const char* function, int position);
+
+// Which parameter first breaks its requirement (0: none): the checks in parameter order.
+struct Requirement {
+  bool holds;
+  int position;
+};
+inline int first_broken(std::initializer_list<Requirement> requirements) {
+  for (const Requirement& requirement : requirements)
+    if (!requirement.holds) return requirement.position;
+  return 0;
+}
+
 // Queues `work` on the handle's stream (libs::enqueue), returning the call's status.
 cublasStatus_t run(cublasHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
                    std::function<void()> work);

@@ -14,14 +14,15 @@ namespace {
 enum class Direction { ToDevice, ToHost };
 
 // Copies a rows x columns matrix of `element`-byte values from `source` (leading dimension
-// lda) to `target` (ldb); the device side must be device memory (the GPU's copy engine
-// refuses anything else: CUBLAS_STATUS_MAPPING_ERROR).
+// lda) to `target` (ldb). cuBLAS checks only signs here and leaves the rest to its
+// cudaMemcpy2D, whose failures (a leading dimension below the rows, a device side that is
+// not device memory) are CUBLAS_STATUS_MAPPING_ERROR.
 cublasStatus_t copy_matrix(const char* function, Direction direction, int64_t rows, int64_t columns,
                            int64_t element, const void* source, int64_t lda, void* target, int64_t ldb,
                            cudaStream_t stream, bool blocking) {
-  if (rows < 0 || columns < 0 || element <= 0 || lda <= 0 || ldb <= 0 || lda < rows || ldb < rows)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (rows < 0 || columns < 0 || element <= 0 || lda <= 0 || ldb <= 0) return CUBLAS_STATUS_INVALID_VALUE;
   if (rows == 0 || columns == 0) return CUBLAS_STATUS_SUCCESS;
+  if (lda < rows || ldb < rows) return CUBLAS_STATUS_MAPPING_ERROR;
   const auto* from = static_cast<const unsigned char*>(source);
   auto* to = static_cast<unsigned char*>(target);
   const DeviceRange device = direction == Direction::ToDevice ? matrix_range(to, rows, columns, ldb, element)

@@ -137,7 +137,7 @@ cublasStatus_t rot(cublasHandle_t handle, const char* function, I n, T* x, I inc
 
 using namespace cucpu::cublas;
 
-#define CUCPU_LEVEL1(X, T, I, suffix)                                                                              \
+#define CUCPU_LEVEL1(X, Xl, T, I, suffix)                                                                              \
   cublasStatus_t CUBLASWINAPI cublas##X##axpy##suffix(cublasHandle_t handle, I n, const T* alpha, const T* x,      \
                                                       I incx, T* y, I incy) {                                      \
     return axpy(handle, __func__, n, alpha, x, incx, y, incy);                                                     \
@@ -152,11 +152,11 @@ using namespace cucpu::cublas;
   cublasStatus_t CUBLASWINAPI cublas##X##scal##suffix(cublasHandle_t handle, I n, const T* alpha, T* x, I incx) {  \
     return scal(handle, __func__, n, alpha, x, incx);                                                              \
   }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublasI##X##amax##suffix(cublasHandle_t handle, I n, const T* x, I incx,             \
+  cublasStatus_t CUBLASWINAPI cublasI##Xl##amax##suffix(cublasHandle_t handle, I n, const T* x, I incx,             \
                                                        I* result) {                                                \
     return extreme<true>(handle, __func__, n, x, incx, result);                                                    \
   }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublasI##X##amin##suffix(cublasHandle_t handle, I n, const T* x, I incx,             \
+  cublasStatus_t CUBLASWINAPI cublasI##Xl##amin##suffix(cublasHandle_t handle, I n, const T* x, I incx,             \
                                                        I* result) {                                                \
     return extreme<false>(handle, __func__, n, x, incx, result);                                                   \
   }
@@ -209,14 +209,14 @@ using namespace cucpu::cublas;
   }
 
 extern "C" {
-CUCPU_LEVEL1(S, float, int, _v2)
-CUCPU_LEVEL1(D, double, int, _v2)
-CUCPU_LEVEL1(C, cuComplex, int, _v2)
-CUCPU_LEVEL1(Z, cuDoubleComplex, int, _v2)
-CUCPU_LEVEL1(S, float, int64_t, _v2_64)
-CUCPU_LEVEL1(D, double, int64_t, _v2_64)
-CUCPU_LEVEL1(C, cuComplex, int64_t, _v2_64)
-CUCPU_LEVEL1(Z, cuDoubleComplex, int64_t, _v2_64)
+CUCPU_LEVEL1(S, s, float, int, _v2)
+CUCPU_LEVEL1(D, d, double, int, _v2)
+CUCPU_LEVEL1(C, c, cuComplex, int, _v2)
+CUCPU_LEVEL1(Z, z, cuDoubleComplex, int, _v2)
+CUCPU_LEVEL1(S, s, float, int64_t, _v2_64)
+CUCPU_LEVEL1(D, d, double, int64_t, _v2_64)
+CUCPU_LEVEL1(C, c, cuComplex, int64_t, _v2_64)
+CUCPU_LEVEL1(Z, z, cuDoubleComplex, int64_t, _v2_64)
 CUCPU_LEVEL1_REAL(S, float, int, _v2)
 CUCPU_LEVEL1_REAL(D, double, int, _v2)
 CUCPU_LEVEL1_REAL(S, float, int64_t, _v2_64)

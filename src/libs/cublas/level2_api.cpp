@@ -4,6 +4,7 @@
 #include <cublas_api.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "libs/cublas/blas_arguments.h"
 #include "libs/cublas/blas_calls.h"
@@ -22,19 +23,30 @@ DeviceRange packed(const T* ap, I n) {
   return {ap, n > 0 ? static_cast<size_t>(n) * (n + 1) / 2 * sizeof(T) : 0};
 }
 
-#define CUCPU_REQUIRE(condition)                            \
-  do {                                                      \
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;      \
-    if (!(condition)) return CUBLAS_STATUS_INVALID_VALUE;   \
+// The handle, then each argument in parameter order (reported by position), then the
+// scalars' pointers (refused quietly).
+#define CUCPU_REQUIRE(scalars, ...)                                                  \
+  do {                                                                               \
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                               \
+    if (int bad_ = first_broken({__VA_ARGS__})) return invalid_parameter(function, bad_); \
+    if (!(scalars)) return CUBLAS_STATUS_INVALID_VALUE;                              \
   } while (0)
+
+// A vector read with increment 0 (cuBLAS takes it: every element is x[0]) as a unit-stride
+// copy, since the CPU BLAS refuses increment 0.
+template <typename T, typename I>
+std::vector<T> broadcast(const T* x, I n) {
+  return std::vector<T>(static_cast<size_t>(n), *x);
+}
 
 // y = alpha op(A) x + beta y; A general (kl = ku = -1) or banded with kl sub- and ku superdiagonals.
 template <typename T, typename I>
 cublasStatus_t gemv(cublasHandle_t handle, const char* function, cublasOperation_t trans, I m, I n, I kl, I ku,
                     const T* alpha, const T* A, I lda, const T* x, I incx, const T* beta, T* y, I incy) {
   const bool banded = kl >= 0;
-  CUCPU_REQUIRE(valid(trans) && m >= 0 && n >= 0 && (!banded || ku >= 0) && incx != 0 && incy != 0 && alpha &&
-                beta && (banded ? lda >= kl + ku + 1 : leading_ok(lda, m)));
+  // gemv: trans 1, m 2, n 3, lda 6; gbmv: kl 4, ku 5, lda 8. Increments are not checked.
+  CUCPU_REQUIRE(alpha && beta, {valid(trans), 1}, {m >= 0, 2}, {n >= 0, 3}, {!banded || ku >= 0, 5},
+                {banded ? lda >= kl + ku + 1 : leading_ok(lda, m), banded ? 8 : 6});
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
   const I x_length = trans == CUBLAS_OP_N ? n : m, y_length = trans == CUBLAS_OP_N ? m : n;
@@ -43,10 +55,17 @@ cublasStatus_t gemv(cublasHandle_t handle, const char* function, cublasOperation
              {s_alpha.range(), s_beta.range(), matrix(A, Shape<I>{banded ? lda : m, n}, lda), vector(x, x_length, incx),
               vector(y, y_length, incy)},
              [=] {
+               std::vector<T> x_copy = incx == 0 ? broadcast(x, x_length) : std::vector<T>();
+               const T* x_read = incx == 0 ? x_copy.data() : x;
+               const I x_step = incx == 0 ? 1 : incx;
+               std::vector<T> y_copy = incy == 0 ? broadcast(y, y_length) : std::vector<T>();
+               T* y_write = incy == 0 ? y_copy.data() : y;
+               const I y_step = incy == 0 ? 1 : incy;
                if (banded)
-                 gbmv(to_cblas(trans), m, n, kl, ku, s_alpha(), A, lda, x, incx, s_beta(), y, incy);
+                 gbmv(to_cblas(trans), m, n, kl, ku, s_alpha(), A, lda, x_read, x_step, s_beta(), y_write, y_step);
                else
-                 cublas::gemv(to_cblas(trans), m, n, s_alpha(), A, lda, x, incx, s_beta(), y, incy);
+                 cublas::gemv(to_cblas(trans), m, n, s_alpha(), A, lda, x_read, x_step, s_beta(), y_write, y_step);
+               if (incy == 0) *y = y_copy.back();  // every element lands on y[0]: the last one stays
              });
 }
 
@@ -56,8 +75,12 @@ enum class Storage { Full, Banded, Packed };
 template <bool solve, Storage storage, typename T, typename I>
 cublasStatus_t triangular(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, cublasOperation_t trans,
                           cublasDiagType_t diag, I n, I k, const T* A, I lda, T* x, I incx) {
-  CUCPU_REQUIRE(valid(uplo) && valid(trans) && valid(diag) && n >= 0 && k >= 0 && incx != 0 &&
-                (storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n))));
+  // uplo 1, trans 2, diag 3, n 4, then full: lda 6, incx 8; banded: k 5, lda 7, incx 9; packed: incx 7.
+  constexpr int shift = storage == Storage::Banded ? 1 : 0;
+  CUCPU_REQUIRE(true, {valid(uplo), 1}, {valid(trans), 2}, {valid(diag), 3}, {n >= 0, 4}, {k >= 0, 5},
+                {storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n)),
+                 6 + shift},
+                {incx != 0, storage == Storage::Packed ? 7 : 8 + shift});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, incx)) return CUBLAS_STATUS_NOT_SUPPORTED;
   const DeviceRange a = storage == Storage::Packed ? packed(A, n)
@@ -79,8 +102,12 @@ cublasStatus_t triangular(cublasHandle_t handle, const char* function, cublasFil
 template <Storage storage, typename T, typename I>
 cublasStatus_t symv(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, I k, const T* alpha,
                     const T* A, I lda, const T* x, I incx, const T* beta, T* y, I incy) {
-  CUCPU_REQUIRE(valid(uplo) && n >= 0 && k >= 0 && incx != 0 && incy != 0 && alpha && beta &&
-                (storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n))));
+  // uplo 1, n 2, then full: lda 5, incx 7, incy 10; banded: k 3, one later; packed: incx 6, incy 9.
+  constexpr int shift = storage == Storage::Banded ? 1 : storage == Storage::Packed ? -1 : 0;
+  CUCPU_REQUIRE(alpha && beta, {valid(uplo), 1}, {n >= 0, 2}, {k >= 0, 3},
+                {storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n)),
+                 5 + shift},
+                {incx != 0, 7 + shift}, {incy != 0, 10 + shift});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
   const DeviceRange a = storage == Storage::Packed ? packed(A, n)
@@ -100,7 +127,7 @@ cublasStatus_t symv(cublasHandle_t handle, const char* function, cublasFillMode_
 template <typename T, typename I>
 cublasStatus_t ger(cublasHandle_t handle, const char* function, I m, I n, const T* alpha, const T* x, I incx,
                    const T* y, I incy, T* A, I lda, bool conjugate) {
-  CUCPU_REQUIRE(m >= 0 && n >= 0 && incx != 0 && incy != 0 && alpha && leading_ok(lda, m));
+  CUCPU_REQUIRE(alpha, {m >= 0, 1}, {n >= 0, 2}, {incx != 0, 5}, {incy != 0, 7}, {leading_ok(lda, m), 9});
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha);
@@ -113,7 +140,7 @@ cublasStatus_t ger(cublasHandle_t handle, const char* function, I m, I n, const 
 template <bool is_packed, typename T, typename S, typename I>
 cublasStatus_t syr(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const S* alpha,
                    const T* x, I incx, T* A, I lda) {
-  CUCPU_REQUIRE(valid(uplo) && n >= 0 && incx != 0 && alpha && (is_packed || leading_ok(lda, n)));
+  CUCPU_REQUIRE(alpha, {valid(uplo), 1}, {n >= 0, 2}, {incx != 0, 5}, {is_packed || leading_ok(lda, n), 7});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, lda, incx)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<S> s_alpha(handle, alpha);
@@ -130,7 +157,8 @@ cublasStatus_t syr(cublasHandle_t handle, const char* function, cublasFillMode_t
 template <bool is_packed, typename T, typename I>
 cublasStatus_t syr2(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* alpha,
                     const T* x, I incx, const T* y, I incy, T* A, I lda) {
-  CUCPU_REQUIRE(valid(uplo) && n >= 0 && incx != 0 && incy != 0 && alpha && (is_packed || leading_ok(lda, n)));
+  CUCPU_REQUIRE(alpha, {valid(uplo), 1}, {n >= 0, 2}, {incx != 0, 5}, {incy != 0, 7},
+                {is_packed || leading_ok(lda, n), 9});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha);
@@ -157,7 +185,7 @@ using namespace cucpu::cublas;
   cublasStatus_t CUBLASWINAPI cublas##X##gbmv##suffix(cublasHandle_t handle, cublasOperation_t trans, I m, I n, I kl, \
                                                       I ku, const T* alpha, const T* A, I lda, const T* x, I incx,    \
                                                       const T* beta, T* y, I incy) {                                  \
-    if (kl < 0) return handle ? CUBLAS_STATUS_INVALID_VALUE : CUBLAS_STATUS_NOT_INITIALIZED;                          \
+    if (kl < 0) return handle ? invalid_parameter(__func__, 4) : CUBLAS_STATUS_NOT_INITIALIZED;                       \
     return gemv(handle, __func__, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy);                        \
   }                                                                                                                   \
   cublasStatus_t CUBLASWINAPI cublas##X##trmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \

@@ -19,8 +19,9 @@ template <typename T, typename I>
 cublasStatus_t gemm(cublasHandle_t handle, const char* function, cublasOperation_t transa, cublasOperation_t transb,
                     I m, I n, I k, const T* alpha, const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!gemm_arguments_ok(transa, transb, m, n, k, lda, ldb, ldc) || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = gemm_broken_parameter(transa, transb, m, n, k, lda, ldb, ldc, kGemmPositions))
+    return invalid_parameter(function, bad);
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   if constexpr (std::is_same_v<T, float> || std::is_same_v<T, cuComplex>) {
@@ -47,9 +48,10 @@ cublasStatus_t symm(cublasHandle_t handle, const char* function, cublasSideMode_
                     I n, const T* alpha, const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const I order = side == CUBLAS_SIDE_LEFT ? m : n;
-  if (!valid(side) || !valid(uplo) || m < 0 || n < 0 || !leading_ok(lda, order) || !leading_ok(ldb, m) ||
-      !leading_ok(ldc, m) || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = first_broken({{valid(side), 1}, {valid(uplo), 2}, {m >= 0, 3}, {n >= 0, 4},
+                               {leading_ok(lda, order), 7}, {leading_ok(ldb, m), 9}, {leading_ok(ldc, m), 12}}))
+    return invalid_parameter(function, bad);
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
@@ -73,9 +75,10 @@ cublasStatus_t syrk(cublasHandle_t handle, const char* function, cublasFillMode_
   // A real type's syrk takes CUBLAS_OP_C as CUBLAS_OP_T; a complex syrk takes only N and T, herk N and C.
   const bool op_ok = is_complex<T> ? (trans == CUBLAS_OP_N || trans == (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T))
                                    : valid(trans);
-  if (!valid(uplo) || !op_ok || n < 0 || k < 0 || !leading_ok(lda, a.rows) || !leading_ok(ldc, n) || !alpha ||
-      !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = first_broken({{valid(uplo), 1}, {op_ok, 2}, {n >= 0, 3}, {k >= 0, 4}, {leading_ok(lda, a.rows), 7},
+                               {leading_ok(ldc, n), 10}}))
+    return invalid_parameter(function, bad);
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<S> s_alpha(handle, alpha), s_beta(handle, beta);
@@ -96,9 +99,10 @@ cublasStatus_t syr2k(cublasHandle_t handle, const char* function, cublasFillMode
   const Shape<I> a = operand(trans, n, k);
   const bool op_ok = is_complex<T> ? (trans == CUBLAS_OP_N || trans == (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T))
                                    : valid(trans);
-  if (!valid(uplo) || !op_ok || n < 0 || k < 0 || !leading_ok(lda, a.rows) || !leading_ok(ldb, a.rows) ||
-      !leading_ok(ldc, n) || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = first_broken({{valid(uplo), 1}, {op_ok, 2}, {n >= 0, 3}, {k >= 0, 4}, {leading_ok(lda, a.rows), 7},
+                               {leading_ok(ldb, a.rows), 9}, {leading_ok(ldc, n), 12}}))
+    return invalid_parameter(function, bad);
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha);
@@ -113,11 +117,12 @@ cublasStatus_t syr2k(cublasHandle_t handle, const char* function, cublasFillMode
              });
 }
 
+// trsm's and trmm's first bad argument (the same positions in both), or 0.
 template <typename I>
-bool triangular_ok(cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, I m,
-                   I n, I lda, I ldb) {
-  return valid(side) && valid(uplo) && valid(trans) && valid(diag) && m >= 0 && n >= 0 &&
-         leading_ok(lda, side == CUBLAS_SIDE_LEFT ? m : n) && leading_ok(ldb, m);
+int triangular_broken_parameter(cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,
+                                cublasDiagType_t diag, I m, I n, I lda, I ldb) {
+  return first_broken({{valid(side), 1}, {valid(uplo), 2}, {valid(trans), 3}, {valid(diag), 4}, {m >= 0, 5},
+                       {n >= 0, 6}, {leading_ok(lda, side == CUBLAS_SIDE_LEFT ? m : n), 9}, {leading_ok(ldb, m), 11}});
 }
 
 // trsm: solves op(A) X = alpha B (or X op(A) = alpha B), X overwriting B.
@@ -126,7 +131,9 @@ cublasStatus_t trsm(cublasHandle_t handle, const char* function, cublasSideMode_
                     cublasOperation_t trans, cublasDiagType_t diag, I m, I n, const T* alpha, const T* A, I lda, T* B,
                     I ldb) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!triangular_ok(side, uplo, trans, diag, m, n, lda, ldb) || !alpha) return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = triangular_broken_parameter(side, uplo, trans, diag, m, n, lda, ldb))
+    return invalid_parameter(function, bad);
+  if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, lda, ldb)) return CUBLAS_STATUS_NOT_SUPPORTED;
   const I order = side == CUBLAS_SIDE_LEFT ? m : n;
@@ -144,8 +151,10 @@ cublasStatus_t trmm(cublasHandle_t handle, const char* function, cublasSideMode_
                     cublasOperation_t trans, cublasDiagType_t diag, I m, I n, const T* alpha, const T* A, I lda,
                     const T* B, I ldb, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!triangular_ok(side, uplo, trans, diag, m, n, lda, ldb) || !leading_ok(ldc, m) || !alpha)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = triangular_broken_parameter(side, uplo, trans, diag, m, n, lda, ldb))
+    return invalid_parameter(function, bad);
+  if (!leading_ok(ldc, m)) return invalid_parameter(function, 13);
+  if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   const I order = side == CUBLAS_SIDE_LEFT ? m : n;
