@@ -31,6 +31,7 @@ function(cucpu_math_library target api nvidia_library)
   target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/src)
   target_link_libraries(${target} PRIVATE cucpu_libcuda fmt::fmt)
   set_target_properties(${target} PROPERTIES
+    CXX_VISIBILITY_PRESET default  # the stubs; the version script decides what is exported
     OUTPUT_NAME ${output_name}
     VERSION ${soversion} SOVERSION ${soversion}
     LIBRARY_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/lib
