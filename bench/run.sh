@@ -70,6 +70,7 @@ workloads=(
     "cg_dot         33554432  262144"
     "launch_latency 20000     1000"
     "jit_startup    65536     65536"
+    "cublas_sgemm   4096      512"
 )
 
 # A size as a power of two where it is one.
@@ -94,6 +95,7 @@ label() {
         nbody) echo "nbody, $size bodies" ;;
         softmax) echo "softmax (warp shuffles), ${size}x1024" ;;
         cg_dot) echo "cg_dot (cooperative groups), $(pretty "$size") floats" ;;
+        cublas_sgemm) echo "cublasSgemm ${size}³ (OpenMP column: OpenBLAS's cblas_sgemm)" ;;
         launch_sync) echo "launch + sync, µs each (OpenMP: empty parallel region)" ;;
         launch_async) echo "async launches per second (higher is better)" ;;
         jit_cold) echo "JIT: start to end of first launch, ms, 1st run (fresh cache dir)" ;;
@@ -122,7 +124,10 @@ stale() {  # stale OUTPUT SOURCE FLAGS...: true when OUTPUT must be rebuilt
     [[ ! -x $output || $source -nt $output || $bench_dir/common.h -nt $output || $bench_dir/cuda_check.h -nt $output ]] ||
         [[ "$*" != "$(cat "$output.flags" 2>/dev/null)" ]]
 }
-build() {  # build OUTPUT COMPILER FLAGS... -o OUTPUT SOURCE, logging failures
+# A source's own flags: its "// NVCC-FLAGS: ..." or "// GXX-FLAGS: ..." line (cublas_sgemm
+# links cuBLAS, its twin OpenBLAS).
+links() { sed -n 's/^\/\/ \(NVCC\|GXX\)-FLAGS: //p' "$1"; }
+build() {  # build OUTPUT COMPILER FLAGS... -o OUTPUT SOURCE [LIBRARIES], logging failures
     local output=$1; shift
     if "$@" >"$output.build.log" 2>&1; then rm -f "$output.build.log"; else
         echo "bench/run.sh: build failed: $*" >&2; cat "$output.build.log" >&2; return 1
@@ -133,11 +138,11 @@ rm -f "$build_dir"/*/*.build.log
 for entry in "${selected[@]}"; do
     read -r name size <<<"$entry"
     if stale "$build_dir/cuda/$name" "$bench_dir/$name.cu" "${nvcc_flags[*]}"; then
-        (build "$build_dir/cuda/$name" "$nvcc" "${nvcc_flags[@]}" -o "$build_dir/cuda/$name" "$bench_dir/$name.cu" &&
+        (build "$build_dir/cuda/$name" "$nvcc" "${nvcc_flags[@]}" -o "$build_dir/cuda/$name" "$bench_dir/$name.cu" $(links "$bench_dir/$name.cu") &&
             echo "${nvcc_flags[*]}" >"$build_dir/cuda/$name.flags") &
     fi
     if [[ -f $bench_dir/$name.cpp ]] && stale "$build_dir/openmp/$name" "$bench_dir/$name.cpp" "${gxx_flags[*]}"; then
-        (build "$build_dir/openmp/$name" g++ "${gxx_flags[@]}" -o "$build_dir/openmp/$name" "$bench_dir/$name.cpp" &&
+        (build "$build_dir/openmp/$name" g++ "${gxx_flags[@]}" -o "$build_dir/openmp/$name" "$bench_dir/$name.cpp" $(links "$bench_dir/$name.cpp") &&
             echo "${gxx_flags[*]}" >"$build_dir/openmp/$name.flags") &
     fi
     while (($(jobs -rp | wc -l) >= cores)); do sleep 0.2; done
