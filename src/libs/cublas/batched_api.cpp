@@ -99,7 +99,9 @@ template <typename T>
 cublasStatus_t getrf_batched(cublasHandle_t handle, const char* function, int n, T* const A[], int lda, int* P,
                              int* info, int count) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (n < 0 || count < 0 || !leading_ok(lda, n)) return CUBLAS_STATUS_INVALID_VALUE;
+  // n 1, A 2, lda 3, P 4, info 5, batchSize 6.
+  if (int bad = first_broken({{n >= 0, 1}, {leading_ok(lda, n), 3}, {count >= 0, 6}}))
+    return invalid_parameter(function, bad);
   if (count == 0) return CUBLAS_STATUS_SUCCESS;
   const DeviceRange pivots{P, P ? sizeof(int) * n * count : 0};
   return run(handle, function, {pointers(A, count), pivots, {info, sizeof(int) * count}}, [=] {
@@ -122,7 +124,9 @@ template <typename T>
 cublasStatus_t getri_batched(cublasHandle_t handle, const char* function, int n, const T* const A[], int lda,
                              const int* P, T* const C[], int ldc, int* info, int count) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (n < 0 || count < 0 || !leading_ok(lda, n) || !leading_ok(ldc, n)) return CUBLAS_STATUS_INVALID_VALUE;
+  // n 1, A 2, lda 3, P 4, C 5, ldc 6, info 7, batchSize 8.
+  if (int bad = first_broken({{n >= 0, 1}, {leading_ok(lda, n), 3}, {leading_ok(ldc, n), 6}, {count >= 0, 8}}))
+    return invalid_parameter(function, bad);
   if (count == 0) return CUBLAS_STATUS_SUCCESS;
   const DeviceRange pivots{P, P ? sizeof(int) * n * count : 0};
   return run(handle, function, {pointers(A, count), pointers(C, count), pivots, {info, sizeof(int) * count}}, [=] {
@@ -228,7 +232,7 @@ using namespace cucpu::cublas;
       const T* A, I lda, long long int strideA, const T* B, I ldb, long long int strideB, const T* beta, T* C, I ldc,  \
       long long int strideC, I batchCount) {                                                                           \
     return gemm_batched(handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,             \
-                        GemmPositions{8, 11, 15}, 17, {},                                                              \
+                        kGemmPositions, 14, {}, /* numbered as gemmBatched's, strides aside (H200) */                  \
                         [=](I i) { return std::tuple{A + i * strideA, B + i * strideB, C + i * strideC}; });           \
   }                                                                                                                    \
   cublasStatus_t CUBLASWINAPI cublas##X##trsmBatched##suffix(                                                          \

@@ -24,9 +24,10 @@ cublasStatus_t geam(cublasHandle_t handle, const char* function, cublasOperation
                     I m, I n, const T* alpha, const T* A, I lda, const T* beta, const T* B, I ldb, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const Shape<I> a = operand(transa, m, n), b = operand(transb, m, n);
-  if (!valid(transa) || !valid(transb) || m < 0 || n < 0 || !leading_ok(lda, a.rows) || !leading_ok(ldb, b.rows) ||
-      !leading_ok(ldc, m) || !alpha || !beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = first_broken({{valid(transa), 1}, {valid(transb), 2}, {m >= 0, 3}, {n >= 0, 4},
+                               {leading_ok(lda, a.rows), 7}, {leading_ok(ldb, b.rows), 10}, {leading_ok(ldc, m), 12}}))
+    return invalid_parameter(function, bad);
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   // In place only as C = alpha C + beta op(B) or C = alpha op(A) + beta C, with C's layout.
   if ((C == A && (lda != ldc || transa != CUBLAS_OP_N)) || (C == B && (ldb != ldc || transb != CUBLAS_OP_N)))
     return CUBLAS_STATUS_INVALID_VALUE;
@@ -53,7 +54,8 @@ template <typename T, typename I>
 cublasStatus_t dgmm(cublasHandle_t handle, const char* function, cublasSideMode_t mode, I m, I n, const T* A, I lda,
                     const T* x, I incx, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!valid(mode) || m < 0 || n < 0 || !leading_ok(lda, m) || !leading_ok(ldc, m)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (int bad = first_broken({{valid(mode), 1}, {m >= 0, 2}, {n >= 0, 3}, {leading_ok(lda, m), 5}, {leading_ok(ldc, m), 9}}))
+    return invalid_parameter(function, bad);
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   const I length = mode == CUBLAS_SIDE_LEFT ? m : n;
   return run(handle, function,

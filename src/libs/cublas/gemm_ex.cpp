@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include "libs/cublas/blas_arguments.h"
@@ -161,10 +162,12 @@ cublasComputeType_t single_precision_compute(cublasHandle_t handle) {
 cublasStatus_t gemm_ex(cublasHandle_t handle, const char* function, const GemmExArguments& g,
                        BatchMatrices matrices) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  // Whether cuBLAS names the bad argument of an Ex call on stdout is not known: refused quietly.
-  if (gemm_broken_parameter(g.transa, g.transb, g.m, g.n, g.k, g.lda, g.ldb, g.ldc, kGemmPositions) || g.count < 0 ||
-      !g.alpha || !g.beta)
-    return CUBLAS_STATUS_INVALID_VALUE;
+  // cublasGemmEx names its bad argument (lda is its parameter 9, ldb 12, ldc 16); what the
+  // other Ex forms print is not known: they refuse quietly.
+  if (int bad = gemm_broken_parameter(g.transa, g.transb, g.m, g.n, g.k, g.lda, g.ldb, g.ldc, GemmPositions{9, 12, 16}))
+    return std::string_view(function).starts_with("cublasGemmEx") ? invalid_parameter(function, bad)
+                                                                  : CUBLAS_STATUS_INVALID_VALUE;
+  if (g.count < 0 || !g.alpha || !g.beta) return CUBLAS_STATUS_INVALID_VALUE;
   const auto how = combination(g.compute, g.a_type, g.b_type, g.c_type);
   if (!how) return CUBLAS_STATUS_NOT_SUPPORTED;
   if ((how->work == Work::Int32 || g.a_type == CUDA_C_8I) && (g.transa == CUBLAS_OP_C || g.transb == CUBLAS_OP_C))

@@ -17,16 +17,42 @@ cublasStatus_t to_status(const Error& error) {
   }
 }
 
+namespace {
+
+std::string upper(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](char c) { return std::toupper(static_cast<unsigned char>(c)); });
+  return text;
+}
+
+}  // namespace
+
 cublasStatus_t invalid_parameter(const char* function, int position) {
-  // The routine as BLAS names it: cublasSgemm_v2_64 -> SGEMM; extensions keep their case
-  // (cublasSgemmBatched -> SgemmBatched).
-  std::string name = function;
-  if (name.starts_with("cublas")) name.erase(0, 6);
+  // The routine as cuBLAS 13.1 names it (the H200's messages, tests/e2e/cublas_routines):
+  // BLAS's own names padded to six (cublasSgemm_v2_64 -> "SGEMM "), extensions as they are
+  // spelt (cublasSgemmBatched), and a few of cuBLAS's own labels; the batched LU helpers
+  // count their parameters negative, as LAPACK's info does.
+  std::string base = function;
+  if (base.starts_with("cublas")) base.erase(0, 6);
   for (const char* suffix : {"_64", "_v2"})
-    if (name.ends_with(suffix)) name.erase(name.size() - std::strlen(suffix));
-  if (std::none_of(name.begin() + 1, name.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); }))
-    std::transform(name.begin(), name.end(), name.begin(), [](char c) { return std::toupper(static_cast<unsigned char>(c)); });
-  std::printf(" ** On entry to %-6s parameter number %d had an illegal value\n", name.c_str(), position);
+    if (base.ends_with(suffix)) base.erase(base.size() - std::strlen(suffix));
+  const std::string type(1, base.empty() ? ' ' : base[0]), routine = base.empty() ? base : base.substr(1);
+  std::string label;
+  if (base == "GemmEx") {
+    label = "GEMM_EX ";
+  } else if (routine == "trmm") {
+    label = upper(base);
+  } else if (routine == "trsmBatched") {
+    label = type + "BATCHED TRSM ";
+  } else if (routine == "getrfBatched" || routine == "getriBatched") {
+    label = type + "BATCHED_" + upper(routine.substr(0, 5)) + " ";
+    position = -position;
+  } else if (std::any_of(routine.begin(), routine.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); })) {
+    label = base;
+  } else {
+    label = upper(base);
+    label.resize(std::max<size_t>(label.size(), 6), ' ');
+  }
+  std::printf(" ** On entry to %s parameter number %d had an illegal value\n", label.c_str(), position);
   return CUBLAS_STATUS_INVALID_VALUE;
 }
 

@@ -25,11 +25,19 @@ DeviceRange packed(const T* ap, I n) {
 
 // The handle, then each argument in parameter order (reported by position), then the
 // scalars' pointers (refused quietly).
-#define CUCPU_REQUIRE(scalars, ...)                                                  \
-  do {                                                                               \
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                               \
+#define CUCPU_REQUIRE(scalars, ...)                                                       \
+  do {                                                                                    \
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                                    \
     if (int bad_ = first_broken({__VA_ARGS__})) return invalid_parameter(function, bad_); \
-    if (!(scalars)) return CUBLAS_STATUS_INVALID_VALUE;                              \
+    if (!(scalars)) return CUBLAS_STATUS_INVALID_VALUE;                                   \
+  } while (0)
+
+// The same, for the routines that refuse quietly (symv and its banded and packed forms
+// print nothing on the H200).
+#define CUCPU_REQUIRE_QUIETLY(scalars, ...)                                  \
+  do {                                                                       \
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                       \
+    if (first_broken({__VA_ARGS__}) || !(scalars)) return CUBLAS_STATUS_INVALID_VALUE; \
   } while (0)
 
 // A vector read with increment 0 (cuBLAS takes it: every element is x[0]) as a unit-stride
@@ -104,7 +112,7 @@ cublasStatus_t symv(cublasHandle_t handle, const char* function, cublasFillMode_
                     const T* A, I lda, const T* x, I incx, const T* beta, T* y, I incy) {
   // uplo 1, n 2, then full: lda 5, incx 7, incy 10; banded: k 3, one later; packed: incx 6, incy 9.
   constexpr int shift = storage == Storage::Banded ? 1 : storage == Storage::Packed ? -1 : 0;
-  CUCPU_REQUIRE(alpha && beta, {valid(uplo), 1}, {n >= 0, 2}, {k >= 0, 3},
+  CUCPU_REQUIRE_QUIETLY(alpha && beta, {valid(uplo), 1}, {n >= 0, 2}, {k >= 0, 3},
                 {storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n)),
                  5 + shift},
                 {incx != 0, 7 + shift}, {incy != 0, 10 + shift});
