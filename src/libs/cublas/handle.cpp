@@ -58,7 +58,8 @@ cublasStatus_t invalid_parameter(const char* function, int position) {
 
 cublasStatus_t run(cublasHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
                    std::function<void()> work) {
-  auto queued = libs::enqueue(handle->stream, function, ranges, std::move(work));
+  auto queued = handle->any_memory ? libs::enqueue(handle->stream, function, {}, std::move(work))
+                                   : libs::enqueue(handle->stream, function, ranges, std::move(work));
   return queued ? CUBLAS_STATUS_SUCCESS : to_status(queued.error());
 }
 

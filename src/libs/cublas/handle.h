@@ -20,6 +20,9 @@ struct cublasContext {
   int sm_count_target = 0;
   void* workspace = nullptr;  // cublasSetWorkspace: kept, the CPU needs none
   size_t workspace_bytes = 0;
+  // cuBLAS-XT's handles take host memory as well as device memory (xt_api.cpp): their work
+  // is not checked for device memory, and the XT call waits for it.
+  bool any_memory = false;
 };
 
 namespace cucpu::cublas {
