@@ -77,6 +77,32 @@ cublasStatus_t trsm_batched(cublasHandle_t handle, const char* function, cublasS
   });
 }
 
+// y[i] = alpha op(A[i]) x[i] + beta y[i] for each batch entry: `vectors(i)` gives A, x, y.
+template <typename T, typename I, typename Vectors>
+cublasStatus_t gemv_batched(cublasHandle_t handle, const char* function, cublasOperation_t trans, I m, I n,
+                            const T* alpha, I lda, I incx, const T* beta, I incy, I count,
+                            std::array<DeviceRange, 3> arrays, Vectors vectors) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!valid(trans) || m < 0 || n < 0 || !leading_ok(lda, m) || incx == 0 || incy == 0 || count < 0 || !alpha ||
+      !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(m, n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
+  const I x_length = trans == CUBLAS_OP_N ? n : m, y_length = trans == CUBLAS_OP_N ? m : n;
+  return run(handle, function, {s_alpha.range(), s_beta.range(), arrays[0], arrays[1], arrays[2]}, [=] {
+    const T alpha_value = s_alpha(), beta_value = s_beta();
+    for (I i = 0; i < count; ++i) {
+      auto [A, x, y] = vectors(i);
+      if (!require_device_memory(function, matrix(A, Shape<I>{m, n}, lda)) ||
+          !require_device_memory(function, vector_range(x, x_length, incx, sizeof(T))) ||
+          !require_device_memory(function, vector_range(y, y_length, incy, sizeof(T))))
+        return;
+      gemv(to_cblas(trans), m, n, alpha_value, A, lda, x, incx, beta_value, y, incy);
+    }
+  });
+}
+
 // LU without row interchanges (getrfBatched with P null), as LAPACK's getf2 would do with
 // every pivot on the diagonal: info is the first zero pivot's (1-based) column.
 template <typename T>
@@ -242,6 +268,22 @@ using namespace cucpu::cublas;
     return trsm_batched(handle, __func__, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount);           \
   }
 
+#define CUCPU_GEMV_BATCHED(X, T, I, suffix)                                                                            \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemvBatched##suffix(                                                          \
+      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const T* alpha, const T* const Aarray[], I lda,        \
+      const T* const xarray[], I incx, const T* beta, T* const yarray[], I incy, I batchCount) {                       \
+    return gemv_batched(handle, __func__, trans, m, n, alpha, lda, incx, beta, incy, batchCount,                       \
+                        {pointers(Aarray, batchCount), pointers(xarray, batchCount), pointers(yarray, batchCount)},    \
+                        [=](I i) { return std::tuple{Aarray[i], xarray[i], yarray[i]}; });                             \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemvStridedBatched##suffix(                                                   \
+      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const T* alpha, const T* A, I lda,                     \
+      long long int strideA, const T* x, I incx, long long int stridex, const T* beta, T* y, I incy,                   \
+      long long int stridey, I batchCount) {                                                                           \
+    return gemv_batched(handle, __func__, trans, m, n, alpha, lda, incx, beta, incy, batchCount, {},                   \
+                        [=](I i) { return std::tuple{A + i * strideA, x + i * stridex, y + i * stridey}; });           \
+  }
+
 #define CUCPU_FACTOR_BATCHED(X, T)                                                                                     \
   cublasStatus_t CUBLASWINAPI cublas##X##getrfBatched(cublasHandle_t handle, int n, T* const A[], int lda, int* P,     \
                                                       int* info, int batchSize) {                                      \
@@ -274,6 +316,14 @@ CUCPU_GEMM_BATCHED(S, float, int64_t, _64)
 CUCPU_GEMM_BATCHED(D, double, int64_t, _64)
 CUCPU_GEMM_BATCHED(C, cuComplex, int64_t, _64)
 CUCPU_GEMM_BATCHED(Z, cuDoubleComplex, int64_t, _64)
+CUCPU_GEMV_BATCHED(S, float, int, )
+CUCPU_GEMV_BATCHED(D, double, int, )
+CUCPU_GEMV_BATCHED(C, cuComplex, int, )
+CUCPU_GEMV_BATCHED(Z, cuDoubleComplex, int, )
+CUCPU_GEMV_BATCHED(S, float, int64_t, _64)
+CUCPU_GEMV_BATCHED(D, double, int64_t, _64)
+CUCPU_GEMV_BATCHED(C, cuComplex, int64_t, _64)
+CUCPU_GEMV_BATCHED(Z, cuDoubleComplex, int64_t, _64)
 CUCPU_FACTOR_BATCHED(S, float)
 CUCPU_FACTOR_BATCHED(D, double)
 CUCPU_FACTOR_BATCHED(C, cuComplex)

@@ -1,11 +1,13 @@
 // cuBLAS's BLAS-like extensions: geam (C = alpha op(A) + beta op(B)), dgmm (a matrix scaled by
-// a diagonal), gemm3m (complex gemm, computed as gemm: the GPU's 3M split only changes
-// rounding).
+// a diagonal), syrkx/herkx, the packed/full triangle conversions, gemm3m (complex gemm,
+// computed as gemm: the GPU's 3M split only changes rounding).
 #include <cublas_api.h>
 
 #include <cstdint>
+#include <vector>
 
 #include "libs/cublas/blas_arguments.h"
+#include "libs/cublas/blas_calls.h"
 #include "libs/cublas/element_math.h"
 #include "libs/cublas/handle.h"
 
@@ -68,6 +70,59 @@ cublasStatus_t dgmm(cublasHandle_t handle, const char* function, cublasSideMode_
              });
 }
 
+// syrkx and herkx: one triangle of C = alpha op(A) op(B)^T (^H) + beta C, a syrk whose two
+// factors differ. The full product goes to a scratch matrix, then its triangle into C.
+template <bool hermitian, typename T, typename S, typename I>
+cublasStatus_t syrkx(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, cublasOperation_t trans, I n,
+                     I k, const T* alpha, const T* A, I lda, const T* B, I ldb, const S* beta, T* C, I ldc) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  const Shape<I> a = operand(trans, n, k);
+  if (int bad = first_broken({{valid(uplo), 1}, {valid(trans), 2}, {n >= 0, 3}, {k >= 0, 4}, {leading_ok(lda, a.rows), 7},
+                               {leading_ok(ldb, a.rows), 9}, {leading_ok(ldc, n), 12}}))
+    return invalid_parameter(function, bad);
+  if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  if (!fits_blas(n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
+  Scalar<T> s_alpha(handle, alpha);
+  Scalar<S> s_beta(handle, beta);
+  return run(handle, function,
+             {s_alpha.range(), s_beta.range(), matrix(A, a, lda), matrix(B, a, ldb), matrix(C, Shape<I>{n, n}, ldc)},
+             [=] {
+               std::vector<T> product(static_cast<size_t>(n) * n);
+               const cublasOperation_t second = trans == CUBLAS_OP_N ? (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T) : CUBLAS_OP_N;
+               gemm(to_cblas(trans), to_cblas(second), n, n, k, s_alpha(), A, lda, B, ldb, T{}, product.data(), n);
+               const T beta_value = promote<T>(s_beta());
+               for (I j = 0; j < n; ++j)
+                 for (I i = uplo == CUBLAS_FILL_MODE_LOWER ? j : 0; i < (uplo == CUBLAS_FILL_MODE_LOWER ? n : j + 1); ++i) {
+                   T& c = C[i + j * ldc];
+                   c = add(product[i + j * n], is_zero(beta_value) ? T{} : mul(beta_value, c));
+                   if constexpr (hermitian && is_complex<T>)
+                     if (i == j) c.y = 0;  // a Hermitian matrix's diagonal is real
+                 }
+             });
+}
+
+// Triangular storage conversions: packed (column by column, one triangle) to full and back.
+template <bool to_full, typename T, typename I>
+cublasStatus_t packed_conversion(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* from,
+                                 T* to, I lda) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!valid(uplo) || n < 0 || !leading_ok(lda, n)) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  const DeviceRange packed{to_full ? from : to, static_cast<size_t>(n) * (n + 1) / 2 * sizeof(T)};
+  const DeviceRange full = matrix(to_full ? to : from, Shape<I>{n, n}, lda);
+  return run(handle, function, {packed, full}, [=] {
+    size_t p = 0;
+    for (I j = 0; j < n; ++j)
+      for (I i = uplo == CUBLAS_FILL_MODE_LOWER ? j : 0; i < (uplo == CUBLAS_FILL_MODE_LOWER ? n : j + 1); ++i, ++p) {
+        if constexpr (to_full)
+          to[i + j * lda] = from[p];
+        else
+          to[p] = from[i + j * lda];
+      }
+  });
+}
+
 }  // namespace
 }  // namespace cucpu::cublas
 
@@ -84,7 +139,40 @@ using namespace cucpu::cublas;
     return dgmm(handle, __func__, mode, m, n, A, lda, x, incx, C, ldc);                                               \
   }
 
+#define CUCPU_SYRKX(X, T, I, suffix, name, hermitian, S)                                                              \
+  cublasStatus_t CUBLASWINAPI cublas##X##name##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
+                                                      cublasOperation_t trans, I n, I k, const T* alpha, const T* A,   \
+                                                      I lda, const T* B, I ldb, const S* beta, T* C, I ldc) {          \
+    return syrkx<hermitian>(handle, __func__, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                 \
+  }
+
+#define CUCPU_PACKED(X, T)                                                                                             \
+  cublasStatus_t CUBLASWINAPI cublas##X##tpttr(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T* AP, T* A, \
+                                               int lda) {                                                              \
+    return packed_conversion<true>(handle, __func__, uplo, n, AP, A, lda);                                             \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##trttp(cublasHandle_t handle, cublasFillMode_t uplo, int n, const T* A,        \
+                                               int lda, T* AP) {                                                       \
+    return packed_conversion<false>(handle, __func__, uplo, n, A, AP, lda);                                            \
+  }
+
 extern "C" {
+CUCPU_SYRKX(S, float, int, , syrkx, false, float)
+CUCPU_SYRKX(D, double, int, , syrkx, false, double)
+CUCPU_SYRKX(C, cuComplex, int, , syrkx, false, cuComplex)
+CUCPU_SYRKX(Z, cuDoubleComplex, int, , syrkx, false, cuDoubleComplex)
+CUCPU_SYRKX(C, cuComplex, int, , herkx, true, float)
+CUCPU_SYRKX(Z, cuDoubleComplex, int, , herkx, true, double)
+CUCPU_SYRKX(S, float, int64_t, _64, syrkx, false, float)
+CUCPU_SYRKX(D, double, int64_t, _64, syrkx, false, double)
+CUCPU_SYRKX(C, cuComplex, int64_t, _64, syrkx, false, cuComplex)
+CUCPU_SYRKX(Z, cuDoubleComplex, int64_t, _64, syrkx, false, cuDoubleComplex)
+CUCPU_SYRKX(C, cuComplex, int64_t, _64, herkx, true, float)
+CUCPU_SYRKX(Z, cuDoubleComplex, int64_t, _64, herkx, true, double)
+CUCPU_PACKED(S, float)
+CUCPU_PACKED(D, double)
+CUCPU_PACKED(C, cuComplex)
+CUCPU_PACKED(Z, cuDoubleComplex)
 CUCPU_EXTENSIONS(S, float, int, )
 CUCPU_EXTENSIONS(D, double, int, )
 CUCPU_EXTENSIONS(C, cuComplex, int, )
