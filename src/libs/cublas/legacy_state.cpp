@@ -1,13 +1,11 @@
 #include "libs/cublas/legacy_state.h"
 
-#include <atomic>
 #include <cctype>
 #include <mutex>
 
 namespace cucpu::cublas {
 namespace {
 
-std::atomic<cublasStatus_t> legacy_error{CUBLAS_STATUS_SUCCESS};
 std::mutex handle_mutex;
 cublasHandle_t handle = nullptr;
 
@@ -27,10 +25,6 @@ cublasStatus_t shut_down_legacy_handle() {
   handle = nullptr;
   return status;
 }
-
-void set_legacy_error(cublasStatus_t status) { legacy_error.store(status); }
-
-cublasStatus_t take_legacy_error() { return legacy_error.exchange(CUBLAS_STATUS_SUCCESS); }
 
 cublasOperation_t operation(char c) {
   switch (upper(c)) {
