@@ -36,6 +36,19 @@ cublasStatus_t to_status(const Error& error);
 // 0), then CUBLAS_STATUS_INVALID_VALUE. `function` is the entry point's name.
 cublasStatus_t invalid_parameter(const char* function, int position);
 
+// cuBLAS-XT's routines refuse bad arguments without the message (the H200's): while one of
+// these lives, invalid_parameter on this thread prints nothing.
+class QuietParameterErrors {
+ public:
+  QuietParameterErrors();
+  ~QuietParameterErrors();
+  QuietParameterErrors(const QuietParameterErrors&) = delete;
+  QuietParameterErrors& operator=(const QuietParameterErrors&) = delete;
+
+ private:
+  bool was_quiet_;
+};
+
 // Which parameter first breaks its requirement (0: none): the checks in parameter order.
 struct Requirement {
   bool holds;

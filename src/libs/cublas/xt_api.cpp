@@ -29,7 +29,11 @@ int64_t size(size_t value) {
 template <typename Call>
 cublasStatus_t blocking(cublasXtHandle_t handle, Call call) {
   if (!handle || !handle->devices_selected) return CUBLAS_STATUS_NOT_INITIALIZED;
-  cublasStatus_t status = call(&handle->blas);
+  cublasStatus_t status;
+  {
+    cucpu::cublas::QuietParameterErrors quiet;
+    status = call(&handle->blas);
+  }
   return status == CUBLAS_STATUS_SUCCESS ? cucpu::cublas::finish(&handle->blas) : status;
 }
 
