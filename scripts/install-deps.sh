@@ -3,7 +3,8 @@
 # Called by the README's first command and by .ci/run; safe to run again.
 set -euo pipefail
 packages=(cmake g++ make python3 python3-venv binutils llvm-19-dev libzstd-dev libboost-context-dev
-          libgtest-dev libfmt-dev libcli11-dev)
+          libgtest-dev libfmt-dev libcli11-dev
+          libopenblas-dev liblapacke-dev)  # cuBLAS, cuSOLVER: OpenBLAS (BSD) and its LAPACK
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
