@@ -27,8 +27,11 @@ bool is_device_memory(DeviceRange range) {
 
 bool require_device_memory(const char* function, DeviceRange range) {
   if (is_device_memory(range)) return true;
-  core::set_sticky_error({ErrorCode::IllegalAddress,
-                          fmt::format("{}: {} bytes at {} are not device memory", function, range.bytes, range.base)});
+  // Where a GPU kernel would have faulted: said on stderr as a kernel's fault is, then sticky.
+  Error error{ErrorCode::IllegalAddress,
+              fmt::format("{}: {} bytes at {} are not device memory", function, range.bytes, range.base)};
+  fmt::print(stderr, "cucpu: {} (an illegal address on a GPU)\n", error.message);
+  core::set_sticky_error(error);
   return false;
 }
 
