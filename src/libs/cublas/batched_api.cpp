@@ -77,6 +77,56 @@ cublasStatus_t trsm_batched(cublasHandle_t handle, const char* function, cublasS
   });
 }
 
+// gemmGroupedBatched: groups of batched products, each group with its own shapes and host
+// scalars; the pointer arrays hold every group's matrices one group after another.
+template <typename T, typename I>
+cublasStatus_t gemm_grouped(cublasHandle_t handle, const char* function, const cublasOperation_t transa[],
+                            const cublasOperation_t transb[], const I m[], const I n[], const I k[], const T alpha[],
+                            const T* const A[], const I lda[], const T* const B[], const I ldb[], const T beta[],
+                            T* const C[], const I ldc[], I groups, const I group_size[]) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  // The group arrays and scalars are host memory; the scalars are read as host values.
+  if (groups < 0 || handle->pointer_mode != CUBLAS_POINTER_MODE_HOST) return CUBLAS_STATUS_INVALID_VALUE;
+  int64_t first = 0;
+  for (I g = 0; g < groups; ++g) {
+    const int64_t size = group_size[g];
+    cublasStatus_t status = gemm_batched(
+        handle, function, transa[g], transb[g], m[g], n[g], k[g], &alpha[g], lda[g], ldb[g], &beta[g], ldc[g],
+        static_cast<I>(size), kGemmPositions, 14, {pointers(A + first, size), pointers(B + first, size), pointers(C + first, size)},
+        [=](I i) { return std::tuple{A[first + i], B[first + i], C[first + i]}; });
+    if (status != CUBLAS_STATUS_SUCCESS) return status;
+    first += size;
+  }
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// gelsBatched: least squares min |A[i] X - C[i]| for full-rank m >= n (QR, LAPACK's gels),
+// X in C[i]'s first n rows. `info` (host) names a bad argument; devInfo[i] is the first zero
+// diagonal of R (1-based), as LAPACK's info.
+template <typename T>
+cublasStatus_t gels_batched(cublasHandle_t handle, const char* function, cublasOperation_t trans, int m, int n,
+                            int nrhs, T* const A[], int lda, T* const C[], int ldc, int* info, int* dev_info,
+                            int count) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!info) return CUBLAS_STATUS_INVALID_VALUE;
+  *info = trans != CUBLAS_OP_N ? -1 : m < 0 ? -2 : n < 0 || n > m ? -3 : nrhs < 0 ? -4 : !leading_ok(lda, m) ? -6
+          : !leading_ok(ldc, m) ? -8 : count < 0 ? -11 : 0;
+  if (*info) return CUBLAS_STATUS_INVALID_VALUE;
+  if (count == 0) return CUBLAS_STATUS_SUCCESS;
+  return run(handle, function, {pointers(A, count), pointers(C, count), {dev_info, dev_info ? sizeof(int) * count : 0}},
+             [=] {
+               std::vector<T> work(std::max(1, (n + nrhs) * 64));
+               for (int i = 0; i < count; ++i) {
+                 if (!require_device_memory(function, matrix(A[i], Shape<int>{m, n}, lda)) ||
+                     !require_device_memory(function, matrix(C[i], Shape<int>{m, nrhs}, ldc)))
+                   return;
+                 const int result = libs::gels('N', m, n, nrhs, A[i], lda, C[i], ldc, work.data(),
+                                               static_cast<int>(work.size()));
+                 if (dev_info) dev_info[i] = result;
+               }
+             });
+}
+
 // y[i] = alpha op(A[i]) x[i] + beta y[i] for each batch entry: `vectors(i)` gives A, x, y.
 template <typename T, typename I, typename Vectors>
 cublasStatus_t gemv_batched(cublasHandle_t handle, const char* function, cublasOperation_t trans, I m, I n,
@@ -284,6 +334,16 @@ using namespace cucpu::cublas;
                         [=](I i) { return std::tuple{A + i * strideA, x + i * stridex, y + i * stridey}; });           \
   }
 
+#define CUCPU_GROUPED_BATCHED(X, T, I, suffix)                                                                         \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemmGroupedBatched##suffix(                                                   \
+      cublasHandle_t handle, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],           \
+      const I m_array[], const I n_array[], const I k_array[], const T alpha_array[], const T* const Aarray[],         \
+      const I lda_array[], const T* const Barray[], const I ldb_array[], const T beta_array[], T* const Carray[],      \
+      const I ldc_array[], I group_count, const I group_size[]) {                                                      \
+    return gemm_grouped(handle, __func__, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray,   \
+                        lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size);         \
+  }
+
 #define CUCPU_FACTOR_BATCHED(X, T)                                                                                     \
   cublasStatus_t CUBLASWINAPI cublas##X##getrfBatched(cublasHandle_t handle, int n, T* const A[], int lda, int* P,     \
                                                       int* info, int batchSize) {                                      \
@@ -305,6 +365,11 @@ using namespace cucpu::cublas;
   cublasStatus_t CUBLASWINAPI cublas##X##geqrfBatched(cublasHandle_t handle, int m, int n, T* const Aarray[], int lda, \
                                                       T* const TauArray[], int* info, int batchSize) {                 \
     return geqrf_batched(handle, __func__, m, n, Aarray, lda, TauArray, info, batchSize);                              \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##gelsBatched(cublasHandle_t handle, cublasOperation_t trans, int m, int n,     \
+                                                     int nrhs, T* const Aarray[], int lda, T* const Carray[], int ldc, \
+                                                     int* info, int* devInfoArray, int batchSize) {                    \
+    return gels_batched(handle, __func__, trans, m, n, nrhs, Aarray, lda, Carray, ldc, info, devInfoArray, batchSize); \
   }
 
 extern "C" {
@@ -324,6 +389,10 @@ CUCPU_GEMV_BATCHED(S, float, int64_t, _64)
 CUCPU_GEMV_BATCHED(D, double, int64_t, _64)
 CUCPU_GEMV_BATCHED(C, cuComplex, int64_t, _64)
 CUCPU_GEMV_BATCHED(Z, cuDoubleComplex, int64_t, _64)
+CUCPU_GROUPED_BATCHED(S, float, int, )
+CUCPU_GROUPED_BATCHED(D, double, int, )
+CUCPU_GROUPED_BATCHED(S, float, int64_t, _64)
+CUCPU_GROUPED_BATCHED(D, double, int64_t, _64)
 CUCPU_FACTOR_BATCHED(S, float)
 CUCPU_FACTOR_BATCHED(D, double)
 CUCPU_FACTOR_BATCHED(C, cuComplex)

@@ -102,6 +102,65 @@ cublasStatus_t syrkx(cublasHandle_t handle, const char* function, cublasFillMode
              });
 }
 
+// The complex symmetric (not Hermitian) level-2 routines, which BLAS has no form of:
+// y = alpha A x + beta y (symv), A += alpha x x^T (syr), A += alpha (x y^T + y x^T) (syr2),
+// A symmetric with one triangle stored.
+template <typename T, typename I>
+T symmetric_element(const T* a, I lda, cublasFillMode_t uplo, I i, I j) {
+  const bool stored = uplo == CUBLAS_FILL_MODE_LOWER ? i >= j : i <= j;
+  return stored ? a[i + j * lda] : a[j + i * lda];
+}
+
+template <typename T, typename I>
+const T& at(const T* x, I n, I increment, I i) {
+  return x[increment >= 0 ? i * increment : (n - 1 - i) * -increment];
+}
+
+template <typename T, typename I>
+cublasStatus_t complex_symv(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* alpha,
+                            const T* A, I lda, const T* x, I incx, const T* beta, T* y, I incy) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!valid(uplo) || n < 0 || !leading_ok(lda, n) || incx == 0 || incy == 0 || !alpha || !beta)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
+  return run(handle, function,
+             {s_alpha.range(), s_beta.range(), matrix(A, Shape<I>{n, n}, lda), vector_range(x, n, incx, sizeof(T)),
+              vector_range(y, n, incy, sizeof(T))},
+             [=] {
+               const T alpha_value = s_alpha(), beta_value = s_beta();
+               std::vector<T> result(static_cast<size_t>(n));
+               for (I i = 0; i < n; ++i) {
+                 T sum{};
+                 for (I j = 0; j < n; ++j) sum = add(sum, mul(symmetric_element(A, lda, uplo, i, j), at(x, n, incx, j)));
+                 result[i] = add(mul(alpha_value, sum), is_zero(beta_value) ? T{} : mul(beta_value, at(y, n, incy, i)));
+               }
+               for (I i = 0; i < n; ++i) y[incy >= 0 ? i * incy : (n - 1 - i) * -incy] = result[i];
+             });
+}
+
+template <typename T, typename I>
+cublasStatus_t complex_syr(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* alpha,
+                           const T* x, I incx, const T* y, I incy, T* A, I lda) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (!valid(uplo) || n < 0 || incx == 0 || (y && incy == 0) || !leading_ok(lda, n) || !alpha)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if (n == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<T> s_alpha(handle, alpha);
+  return run(handle, function,
+             {s_alpha.range(), vector_range(x, n, incx, sizeof(T)), vector_range(y, y ? n : 0, incy, sizeof(T)),
+              matrix(A, Shape<I>{n, n}, lda)},
+             [=] {
+               const T alpha_value = s_alpha();
+               for (I j = 0; j < n; ++j)
+                 for (I i = uplo == CUBLAS_FILL_MODE_LOWER ? j : 0; i < (uplo == CUBLAS_FILL_MODE_LOWER ? n : j + 1); ++i) {
+                   T update = mul(at(x, n, incx, i), y ? at(y, n, incy, j) : at(x, n, incx, j));
+                   if (y) update = add(update, mul(at(y, n, incy, i), at(x, n, incx, j)));
+                   A[i + j * lda] = add(A[i + j * lda], mul(alpha_value, update));
+                 }
+             });
+}
+
 // Triangular storage conversions: packed (column by column, one triangle) to full and back.
 template <bool to_full, typename T, typename I>
 cublasStatus_t packed_conversion(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* from,
@@ -156,7 +215,27 @@ using namespace cucpu::cublas;
     return packed_conversion<false>(handle, __func__, uplo, n, A, AP, lda);                                            \
   }
 
+#define CUCPU_COMPLEX_SYMMETRIC(X, T, I, suffix)                                                                       \
+  cublasStatus_t CUBLASWINAPI cublas##X##symv##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,               \
+                                                      const T* alpha, const T* A, I lda, const T* x, I incx,           \
+                                                      const T* beta, T* y, I incy) {                                   \
+    return complex_symv(handle, __func__, uplo, n, alpha, A, lda, x, incx, beta, y, incy);                             \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##syr##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,                \
+                                                     const T* alpha, const T* x, I incx, T* A, I lda) {                \
+    return complex_syr(handle, __func__, uplo, n, alpha, x, incx, static_cast<const T*>(nullptr), I{1}, A, lda);       \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##syr2##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,               \
+                                                      const T* alpha, const T* x, I incx, const T* y, I incy, T* A,    \
+                                                      I lda) {                                                         \
+    return complex_syr(handle, __func__, uplo, n, alpha, x, incx, y, incy, A, lda);                                    \
+  }
+
 extern "C" {
+CUCPU_COMPLEX_SYMMETRIC(C, cuComplex, int, _v2)
+CUCPU_COMPLEX_SYMMETRIC(Z, cuDoubleComplex, int, _v2)
+CUCPU_COMPLEX_SYMMETRIC(C, cuComplex, int64_t, _v2_64)
+CUCPU_COMPLEX_SYMMETRIC(Z, cuDoubleComplex, int64_t, _v2_64)
 CUCPU_SYRKX(S, float, int, , syrkx, false, float)
 CUCPU_SYRKX(D, double, int, , syrkx, false, double)
 CUCPU_SYRKX(C, cuComplex, int, , syrkx, false, cuComplex)

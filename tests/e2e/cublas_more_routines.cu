@@ -1,7 +1,8 @@
-// cuBLAS's type-generic level-1 routines (the Ex forms) through cucpu's libcublas.so.13,
-// compared with the GPU's output: half, bfloat16, float, double and complex vectors, results
-// through host and device pointers, the combinations refused. Small integers and halves keep
-// every result exact.
+// More of cuBLAS through cucpu's libcublas.so.13, compared with the GPU's output: the
+// type-generic level-1 routines (the Ex forms: half, bfloat16, float, double and complex
+// vectors, results through host and device pointers, the combinations refused), the complex
+// symmetric level-2 routines, batched least squares and grouped batched products. Small
+// integers and halves keep every printed result exact.
 // NVCC-FLAGS: -lcublas
 #include <cublas_v2.h>
 #include <cuda_bf16.h>
@@ -84,6 +85,51 @@ int main() {
   float fdot;
   status("DotEx mixed types", cublasDotEx(h, 2, x, CUDA_R_16F, 1, b, CUDA_R_16BF, 1, &fdot, CUDA_R_32F, CUDA_R_32F));
   status("DotEx half in double", cublasDotEx(h, 2, x, CUDA_R_16F, 1, y, CUDA_R_16F, 1, &hdot, CUDA_R_16F, CUDA_R_64F));
+
+  // Complex symmetric (not Hermitian) symv, syr, syr2 on the lower triangle.
+  std::vector<cuComplex> a = {{1, 1}, {2, 0}, {0, -1}, {9, 9}, {3, 2}, {1, 1}, {9, 9}, {9, 9}, {2, -2}};
+  cuComplex* A = device_copy(a);
+  cuComplex* cx = device_copy(std::vector<cuComplex>{{1, 0}, {0, 1}, {1, -1}});
+  cuComplex* cy = device_copy(std::vector<cuComplex>{{1, 1}, {0, 0}, {2, 0}});
+  cuComplex one = {1, 0}, two = {0, 2};
+  status("Csymv", cublasCsymv(h, CUBLAS_FILL_MODE_LOWER, 3, &one, A, 3, cx, 1, &two, cy, 1));
+  for (int i = 0; i < 3; ++i) printf(" %g%+gi", read_back(cy, i).x, read_back(cy, i).y);
+  printf("\n");
+  status("Csyr", cublasCsyr(h, CUBLAS_FILL_MODE_LOWER, 3, &two, cx, 1, A, 3));
+  status("Csyr2", cublasCsyr2(h, CUBLAS_FILL_MODE_LOWER, 3, &one, cx, 1, cy, 1, A, 3));
+  for (int i = 0; i < 9; ++i) printf(" %g%+gi", read_back(A, i).x, read_back(A, i).y);
+  printf("\n");
+
+  // Batched least squares: an exactly solvable overdetermined system.
+  std::vector<double> ls = {1, 1, 1, 1, 0, 1, 2, 3};  // columns (1, t) at t = 0..3
+  std::vector<double> rhs = {1, 3, 5, 7};             // 1 + 2t
+  double* LA = device_copy(ls);
+  double* LB = device_copy(rhs);
+  std::vector<double*> la = {LA}, lb = {LB};
+  double** PA = device_copy(la);
+  double** PB = device_copy(lb);
+  int info = -9;
+  int* dev_info = device_copy(std::vector<int>{-9});
+  status("DgelsBatched", cublasDgelsBatched(h, CUBLAS_OP_N, 4, 2, 1, PA, 4, PB, 4, &info, dev_info, 1));
+  printf("info %d dev info %d, x = %.6f %.6f\n", info, read_back(dev_info), read_back(LB, 0), read_back(LB, 1));
+  status("DgelsBatched m < n", cublasDgelsBatched(h, CUBLAS_OP_N, 1, 2, 1, PA, 4, PB, 4, &info, dev_info, 1));
+  printf("info %d\n", info);
+
+  // Grouped batched: two groups of different shapes.
+  std::vector<float> ga = {1, 2, 3, 4, 5, 6, 7, 8}, gc(8, 0);
+  float* GA = device_copy(ga);
+  float* GC = device_copy(gc);
+  std::vector<const float*> as = {GA, GA + 4, GA};
+  std::vector<float*> cs = {GC, GC + 4, GC + 6};
+  const float** GPA = device_copy(as);
+  float** GPC = device_copy(cs);
+  cublasOperation_t ta[] = {CUBLAS_OP_N, CUBLAS_OP_T}, tb[] = {CUBLAS_OP_N, CUBLAS_OP_N};
+  int gm[] = {2, 1}, gn[] = {2, 2}, gk[] = {2, 1}, glda[] = {2, 1}, gldb[] = {2, 1}, gldc[] = {2, 1}, sizes[] = {2, 1};
+  float galpha[] = {1, 2}, gbeta[] = {0, 0};
+  status("SgemmGroupedBatched", cublasSgemmGroupedBatched(h, ta, tb, gm, gn, gk, galpha, GPA, glda, GPA, gldb, gbeta,
+                                                          GPC, gldc, 2, sizes));
+  for (int i = 0; i < 8; ++i) printf(" %g", read_back(GC, i));
+  printf("\n");
   cublasDestroy(h);
   return 0;
 }
