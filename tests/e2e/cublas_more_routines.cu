@@ -116,11 +116,11 @@ int main() {
   printf("info %d\n", info);
 
   // Grouped batched: two groups of different shapes.
-  std::vector<float> ga = {1, 2, 3, 4, 5, 6, 7, 8}, gc(8, 0);
+  std::vector<float> ga = {1, 2, 3, 4, 5, 6, 7, 8}, gc(10, 0);
   float* GA = device_copy(ga);
   float* GC = device_copy(gc);
   std::vector<const float*> as = {GA, GA + 4, GA};
-  std::vector<float*> cs = {GC, GC + 4, GC + 6};
+  std::vector<float*> cs = {GC, GC + 4, GC + 8};
   const float** GPA = device_copy(as);
   float** GPC = device_copy(cs);
   cublasOperation_t ta[] = {CUBLAS_OP_N, CUBLAS_OP_T}, tb[] = {CUBLAS_OP_N, CUBLAS_OP_N};
@@ -128,7 +128,7 @@ int main() {
   float galpha[] = {1, 2}, gbeta[] = {0, 0};
   status("SgemmGroupedBatched", cublasSgemmGroupedBatched(h, ta, tb, gm, gn, gk, galpha, GPA, glda, GPA, gldb, gbeta,
                                                           GPC, gldc, 2, sizes));
-  for (int i = 0; i < 8; ++i) printf(" %g", read_back(GC, i));
+  for (int i = 0; i < 10; ++i) printf(" %g", read_back(GC, i));
   printf("\n");
   cublasDestroy(h);
   return 0;

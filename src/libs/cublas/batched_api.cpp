@@ -109,9 +109,10 @@ cublasStatus_t gels_batched(cublasHandle_t handle, const char* function, cublasO
                             int count) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!info) return CUBLAS_STATUS_INVALID_VALUE;
-  *info = trans != CUBLAS_OP_N ? -1 : m < 0 ? -2 : n < 0 || n > m ? -3 : nrhs < 0 ? -4 : !leading_ok(lda, m) ? -6
+  *info = trans != CUBLAS_OP_N ? -1 : m < 0 ? -2 : n < 0 ? -3 : nrhs < 0 ? -4 : !leading_ok(lda, m) ? -6
           : !leading_ok(ldc, m) ? -8 : count < 0 ? -11 : 0;
   if (*info) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n > m) return CUBLAS_STATUS_NOT_SUPPORTED;  // underdetermined systems: not on the H200 either
   if (count == 0) return CUBLAS_STATUS_SUCCESS;
   return run(handle, function, {pointers(A, count), pointers(C, count), {dev_info, dev_info ? sizeof(int) * count : 0}},
              [=] {

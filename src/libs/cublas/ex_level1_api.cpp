@@ -117,9 +117,12 @@ cublasStatus_t norm_ex(cublasHandle_t handle, const char* function, int64_t n, c
   const cudaDataType real_execution = execution_of(x_type) == CUDA_C_32F   ? CUDA_R_32F
                                       : execution_of(x_type) == CUDA_C_64F ? CUDA_R_64F
                                                                            : execution_of(x_type);
-  const bool result_ok = x_type == CUDA_C_32F ? result_type == CUDA_R_32F
-                         : x_type == CUDA_C_64F ? result_type == CUDA_R_64F
-                                                : result_type == x_type;
+  // Nrm2Ex writes a result of x's (real) type; AsumEx one of the execution type (the H200:
+  // bfloat16 into float, not into bfloat16).
+  const bool result_ok = euclidean ? (x_type == CUDA_C_32F   ? result_type == CUDA_R_32F
+                                      : x_type == CUDA_C_64F ? result_type == CUDA_R_64F
+                                                             : result_type == x_type)
+                                   : result_type == real_execution;
   if (real_execution != execution || !result_ok) return CUBLAS_STATUS_NOT_SUPPORTED;
   return reduce(handle, function, result, element_size(result_type), {vector(x, n, incx, x_type)}, [=] {
     with_type(execution_of(x_type), [&]<typename W>(W) {
