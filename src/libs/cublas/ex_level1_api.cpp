@@ -73,23 +73,6 @@ cublasStatus_t reduce(cublasHandle_t handle, const char* function, void* result,
   return device ? CUBLAS_STATUS_SUCCESS : finish(handle);
 }
 
-// A scalar of `type` in the pointer mode: its bytes now (host) or its address (device).
-class TypedScalar {
- public:
-  TypedScalar(cublasHandle_t handle, const void* pointer, cudaDataType type)
-      : device_(handle->pointer_mode == CUBLAS_POINTER_MODE_DEVICE ? pointer : nullptr),
-        size_(element_size(type)) {
-    if (!device_) std::memcpy(bytes_, pointer, size_);
-  }
-  const void* value() const { return device_ ? device_ : bytes_; }
-  DeviceRange range() const { return {device_, device_ ? size_ : 0}; }
-
- private:
-  const void* device_;
-  size_t size_;
-  unsigned char bytes_[16] = {};
-};
-
 cublasStatus_t dot_ex(cublasHandle_t handle, const char* function, int64_t n, const void* x, cudaDataType x_type,
                       int64_t incx, const void* y, cudaDataType y_type, int64_t incy, void* result,
                       cudaDataType result_type, cudaDataType execution, bool conjugate) {
@@ -167,7 +150,7 @@ cublasStatus_t axpy_ex(cublasHandle_t handle, const char* function, int64_t n, c
   if ((x && x_type != y_type) || execution_of(y_type) != execution || alpha_type != execution)
     return CUBLAS_STATUS_NOT_SUPPORTED;
   if (n <= 0) return CUBLAS_STATUS_SUCCESS;
-  const TypedScalar s_alpha(handle, alpha, alpha_type);
+  const RawScalar s_alpha(handle, alpha, element_size(alpha_type));
   return run(handle, function, {s_alpha.range(), x ? vector(x, n, incx, x_type) : DeviceRange{}, vector(y, n, incy, y_type)},
              [=] {
                with_type(execution, [&]<typename W>(W) {

@@ -1,10 +1,6 @@
 #include "libs/cublas/gemm_ex.h"
 
-#include <algorithm>
-#include <cstring>
-#include <optional>
 #include <string_view>
-#include <vector>
 
 #include "libs/cublas/blas_arguments.h"
 #include "libs/cublas/element_types.h"
@@ -12,26 +8,6 @@
 #include "libs/cublas/mixed_gemm.h"
 
 namespace cucpu::cublas {
-namespace {
-
-// A scalar of any scale type in the handle's pointer mode: its bytes copied at the call
-// (host) or read when the work runs (device).
-class RawScalar {
- public:
-  RawScalar(cublasHandle_t handle, const void* pointer, size_t size)
-      : device_(handle->pointer_mode == CUBLAS_POINTER_MODE_DEVICE ? pointer : nullptr), size_(size) {
-    if (!device_) std::memcpy(bytes_, pointer, size);
-  }
-  const void* value() const { return device_ ? device_ : bytes_; }
-  DeviceRange range() const { return {device_, device_ ? size_ : 0}; }
-
- private:
-  const void* device_;
-  size_t size_;
-  unsigned char bytes_[16] = {};
-};
-
-}  // namespace
 
 cublasComputeType_t single_precision_compute(cublasHandle_t handle) {
   switch (handle->math_mode & ~CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION) {

@@ -6,6 +6,7 @@
 #include <cublas_api.h>
 
 #include <cstddef>
+#include <cstring>
 #include <functional>
 #include <initializer_list>
 
@@ -84,6 +85,23 @@ class Scalar {
   T value_;
 };
 
+// A scalar of a type known only at run time (the Ex routines' cudaDataType), in the handle's
+// pointer mode: its bytes copied at the call (host) or read when the work runs (device).
+class RawScalar {
+ public:
+  RawScalar(cublasHandle_t handle, const void* pointer, size_t size)
+      : device_(handle->pointer_mode == CUBLAS_POINTER_MODE_DEVICE ? pointer : nullptr), size_(size) {
+    if (!device_) std::memcpy(bytes_, pointer, size);
+  }
+  const void* value() const { return device_ ? device_ : bytes_; }
+  DeviceRange range() const { return {device_, device_ ? size_ : 0}; }
+
+ private:
+  const void* device_;
+  size_t size_;
+  unsigned char bytes_[16] = {};
+};
+
 // The bytes a column-major rows x columns matrix with leading dimension ld spans.
 inline DeviceRange matrix_range(const void* base, long rows, long columns, long ld, size_t element) {
   if (rows <= 0 || columns <= 0) return {base, 0};
@@ -96,6 +114,11 @@ inline DeviceRange vector_range(const void* base, long n, long increment, size_t
   if (n <= 0) return {base, 0};
   long step = increment < 0 ? -increment : increment;
   return {base, static_cast<size_t>((n - 1) * step + 1) * element};
+}
+
+template <typename T, typename I>
+DeviceRange vector(const T* x, I n, I increment) {
+  return vector_range(x, n, increment, sizeof(T));
 }
 
 }  // namespace cucpu::cublas

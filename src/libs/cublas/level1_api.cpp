@@ -15,11 +15,6 @@
 namespace cucpu::cublas {
 namespace {
 
-template <typename T, typename I>
-DeviceRange vector(const T* x, I n, I increment) {
-  return vector_range(x, n, increment, sizeof(T));
-}
-
 // Computes `value()` in stream order into `result` (see above).
 template <typename R, typename Compute>
 cublasStatus_t reduce(cublasHandle_t handle, const char* function, R* result, std::initializer_list<DeviceRange> ranges,

@@ -14,11 +14,6 @@ namespace cucpu::cublas {
 namespace {
 
 template <typename T, typename I>
-DeviceRange vector(const T* x, I n, I increment) {
-  return vector_range(x, n, increment, sizeof(T));
-}
-
-template <typename T, typename I>
 DeviceRange packed(const T* ap, I n) {
   return {ap, n > 0 ? static_cast<size_t>(n) * (n + 1) / 2 * sizeof(T) : 0};
 }
