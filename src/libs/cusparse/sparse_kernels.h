@@ -1,0 +1,122 @@
+// The loops behind cuSPARSE's products: a CSR, CSC or COO matrix as the loops read it, and
+// y = alpha op(A) x + beta y over one or more columns. Where op(A)'s rows are stored
+// together (CSR not transposed, CSC transposed) each output element is one sum, spread over
+// threads for large matrices; otherwise y is scaled first and each entry added where it
+// lands. With beta zero y is not read, as cuSPARSE promises.
+#pragma once
+
+#include <cusparse.h>
+
+#include <algorithm>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include "libs/cusparse/handle.h"
+
+namespace cucpu::cusparse {
+
+template <typename T, typename O, typename I>
+struct SparseView {
+  cusparseFormat_t format;
+  int64_t rows, cols, nnz;
+  const O* offsets;  // CSR row offsets, CSC column offsets, COO row indices (then O is I)
+  const I* indices;
+  const T* values;
+  int64_t base;
+};
+
+template <typename T, typename O, typename I>
+SparseView<T, O, I> view_of(const cusparseSpMatDescr& matrix) {
+  return {matrix.format,
+          matrix.rows,
+          matrix.cols,
+          matrix.nnz,
+          static_cast<const O*>(matrix.offsets),
+          static_cast<const I*>(matrix.indices),
+          static_cast<const T*>(matrix.values),
+          matrix.index_base == CUSPARSE_INDEX_BASE_ONE ? 1 : 0};
+}
+
+// The device memory a matrix's arrays span.
+inline DeviceRange offsets_range(const cusparseSpMatDescr& matrix) {
+  const int64_t count = matrix.format == CUSPARSE_FORMAT_CSR   ? matrix.rows + 1
+                        : matrix.format == CUSPARSE_FORMAT_CSC ? matrix.cols + 1
+                                                               : matrix.nnz;
+  return array_range(matrix.offsets, count, index_size(matrix.offset_type));
+}
+inline DeviceRange indices_range(const cusparseSpMatDescr& matrix) {
+  return array_range(matrix.indices, matrix.nnz, index_size(matrix.index_type));
+}
+inline DeviceRange values_range(const cusparseSpMatDescr& matrix) {
+  return array_range(matrix.values, matrix.nnz, value_size(matrix.value_type));
+}
+
+// Runs body(begin, end) over [0, count), on several threads when `work` (the entries the
+// whole range touches) is large enough to pay for them.
+template <typename Body>
+void for_ranges(int64_t count, int64_t work, Body body) {
+  const int64_t threads =
+      std::min<int64_t>({static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency())), 16,
+                         work / (1 << 16) + 1, count});
+  if (threads <= 1) {
+    body(int64_t{0}, count);
+    return;
+  }
+  std::vector<std::thread> workers;
+  const int64_t chunk = (count + threads - 1) / threads;
+  for (int64_t begin = chunk; begin < count; begin += chunk)
+    workers.emplace_back([&body, begin, end = std::min(count, begin + chunk)] { body(begin, end); });
+  body(int64_t{0}, std::min(count, chunk));
+  for (std::thread& worker : workers) worker.join();
+}
+
+// y(i, j) = alpha op(A)(i, :) x(:, j) + beta y(i, j) for j < columns: x(i, j) reads an
+// element of the right-hand side, y(i, j) is a reference to one of the result.
+template <typename T, typename O, typename I, typename X, typename Y>
+void multiply(const SparseView<T, O, I>& a, cusparseOperation_t op, T alpha, T beta, int64_t columns, X x, Y y) {
+  const bool conjugated = op == CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE;
+  auto entry = [&](int64_t k) { return conjugated ? conjugate(a.values[k]) : a.values[k]; };
+  const bool by_rows = (a.format == CUSPARSE_FORMAT_CSR && op == CUSPARSE_OPERATION_NON_TRANSPOSE) ||
+                       (a.format == CUSPARSE_FORMAT_CSC && op != CUSPARSE_OPERATION_NON_TRANSPOSE);
+  const int64_t out_length = op == CUSPARSE_OPERATION_NON_TRANSPOSE ? a.rows : a.cols;
+  if (by_rows) {
+    for_ranges(out_length, a.nnz * columns, [&](int64_t begin, int64_t end) {
+      for (int64_t r = begin; r < end; ++r) {
+        const int64_t first = static_cast<int64_t>(a.offsets[r]) - a.base;
+        const int64_t last = static_cast<int64_t>(a.offsets[r + 1]) - a.base;
+        for (int64_t j = 0; j < columns; ++j) {
+          T sum{};
+          for (int64_t k = first; k < last; ++k) sum += entry(k) * x(static_cast<int64_t>(a.indices[k]) - a.base, j);
+          T& out = y(r, j);
+          out = beta == T{} ? alpha * sum : alpha * sum + beta * out;
+        }
+      }
+    });
+    return;
+  }
+  for (int64_t j = 0; j < columns; ++j)
+    for (int64_t i = 0; i < out_length; ++i) y(i, j) = beta == T{} ? T{} : beta * y(i, j);
+  auto add = [&](int64_t row, int64_t col, int64_t k) {
+    const bool plain = op == CUSPARSE_OPERATION_NON_TRANSPOSE;
+    const int64_t out = plain ? row : col, in = plain ? col : row;
+    for (int64_t j = 0; j < columns; ++j) y(out, j) += alpha * (entry(k) * x(in, j));
+  };
+  if (a.format == CUSPARSE_FORMAT_COO) {
+    for (int64_t k = 0; k < a.nnz; ++k)
+      add(static_cast<int64_t>(a.offsets[k]) - a.base, static_cast<int64_t>(a.indices[k]) - a.base, k);
+    return;
+  }
+  const int64_t outer = a.format == CUSPARSE_FORMAT_CSR ? a.rows : a.cols;
+  for (int64_t r = 0; r < outer; ++r)
+    for (int64_t k = static_cast<int64_t>(a.offsets[r]) - a.base; k < static_cast<int64_t>(a.offsets[r + 1]) - a.base;
+         ++k) {
+      const int64_t other = static_cast<int64_t>(a.indices[k]) - a.base;
+      if (a.format == CUSPARSE_FORMAT_CSR)
+        add(r, other, k);
+      else
+        add(other, r, k);
+    }
+}
+
+}  // namespace cucpu::cusparse
