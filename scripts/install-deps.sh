@@ -4,7 +4,8 @@
 set -euo pipefail
 packages=(cmake g++ make python3 python3-venv binutils llvm-19-dev libzstd-dev libboost-context-dev
           libgtest-dev libfmt-dev libcli11-dev
-          libopenblas-dev liblapacke-dev)  # cuBLAS, cuSOLVER: OpenBLAS (BSD) and its LAPACK
+          libopenblas-dev liblapacke-dev  # cuBLAS, cuSOLVER: OpenBLAS (BSD) and its LAPACK
+          libfftw3-dev)  # cuFFT, cuFFTW: FFTW 3 (GPL-2+, linked by those two libraries only)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
