@@ -157,8 +157,12 @@ cusolverStatus_t getrf(cusolverDnHandle_t handle, const char* function, int m, i
 template <typename T>
 cusolverStatus_t getrs(cusolverDnHandle_t handle, const char* function, cublasOperation_t trans, int n, int nrhs,
                        const T* A, int lda, const int* pivots, T* B, int ldb, int* info) {
-  CUCPU_REQUIRE(info, {valid(trans), 1}, {n >= 0, 2}, {nrhs >= 0, 3}, {lda >= std::max(1, n), 5},
-                {ldb >= std::max(1, n), 8});
+  // A bad argument leaves devInfo as it was (the H200's getrs writes nothing then).
+  if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;
+  if (first_broken({{valid(trans), 1}, {n >= 0, 2}, {nrhs >= 0, 3}, {lda >= std::max(1, n), 5},
+                    {ldb >= std::max(1, n), 8}}) ||
+      !info)
+    return CUSOLVER_STATUS_INVALID_VALUE;
   return run(handle, function,
              {matrix(A, n, n, lda), array_range(pivots, pivots ? n : 0, sizeof(int)), matrix(B, n, nrhs, ldb),
               info_range(info)},
@@ -289,10 +293,14 @@ cusolverStatus_t gesvd(cusolverDnHandle_t handle, const char* function, signed c
   const int small = std::min(m, n);
   const int u_columns = jobu == 'A' ? m : jobu == 'S' ? small : 0;
   const int vt_rows = jobvt == 'A' ? n : jobvt == 'S' ? small : 0;
-  // cuSOLVER's gesvd takes only m >= n.
   CUCPU_REQUIRE(info, {valid_job(jobu), 1}, {valid_job(jobvt) && !(jobu == 'O' && jobvt == 'O'), 2}, {m >= 0, 3},
-                {n >= 0 && n <= m, 4}, {lda >= std::max(1, m), 6}, {ldu >= std::max(1, u_columns ? m : 1), 9},
+                {n >= 0, 4}, {lda >= std::max(1, m), 6}, {ldu >= std::max(1, u_columns ? m : 1), 9},
                 {ldvt >= std::max(1, vt_rows), 11});
+  // cuSOLVER's gesvd takes only m >= n; refusing the others it writes devInfo 0 (the H200's).
+  if (n > m) {
+    (void)run(handle, function, {info_range(info)}, [info] { *info = 0; });
+    return CUSOLVER_STATUS_INVALID_VALUE;
+  }
   return run(handle, function,
              {matrix(A, m, n, lda), array_range(S, small, sizeof(Real<T>)), matrix(U, m, u_columns, ldu),
               matrix(VT, vt_rows, n, ldvt), array_range(rwork, rwork ? small - 1 : 0, sizeof(Real<T>)),
@@ -352,11 +360,16 @@ cusolverStatus_t syevd(cusolverDnHandle_t handle, const char* function, cusolver
   });
 }
 
-// The buffer-size functions check what their routine checks (without an info to write).
-#define CUCPU_REQUIRE_SIZE(lwork, ...)                                                    \
-  do {                                                                                    \
-    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;                                  \
-    if (first_broken({__VA_ARGS__}) || !(lwork)) return CUSOLVER_STATUS_INVALID_VALUE;    \
+// The buffer-size functions: the H200's answer CUSOLVER_STATUS_SUCCESS to arguments their
+// routine refuses (a negative n, a small lda), so they answer a one-element workspace then.
+#define CUCPU_REQUIRE_SIZE(lwork, ...)                                \
+  do {                                                                \
+    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;              \
+    if (!(lwork)) return CUSOLVER_STATUS_INVALID_VALUE;               \
+    if (first_broken({__VA_ARGS__})) {                                \
+      *(lwork) = 1;                                                   \
+      return CUSOLVER_STATUS_SUCCESS;                                 \
+    }                                                                 \
   } while (0)
 
 }  // namespace
