@@ -1,5 +1,7 @@
 # Installing cucpu as the machine's CUDA driver: `cmake --install build` (default prefix
-# /usr/local) puts libcuda.so.1, libcudart.so.13, libnvrtc.so.13 and libnvJitLink.so.13 in the library
+# /usr/local) puts libcuda.so.1, libcudart.so.13, libnvrtc.so.13, libnvJitLink.so.13 and the math
+# libraries (libcublas.so.13, libcublasLt.so.13, libcusparse.so.12, libcusolver.so.12, libcufft.so.12,
+# libcufftw.so.12, libcurand.so.10) in the library
 # directory the dynamic loader searches (/usr/local/lib is in Debian's ld.so.conf; run
 # ldconfig after), and the cucpu command in bin. Then a program finds cucpu without
 # `cucpu run`, as it would find NVIDIA's driver. No development links (libcuda.so): builds
@@ -18,7 +20,7 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "cucpu developers")
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 # The shared libraries cucpu's own link against (Debian 12's names).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libllvm19, libzstd1, libboost-context1.74.0, libfmt9, libstdc++6, libc6")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libllvm19, libzstd1, libboost-context1.74.0, libfmt9, libstdc++6, libc6, libopenblas0")
 # It provides the driver NVIDIA's packages would; it cannot sit beside them.
 set(CPACK_DEBIAN_PACKAGE_CONFLICTS "libcuda1, libnvidia-compute-580")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${PROJECT_SOURCE_DIR}/cmake/debian/triggers")

@@ -1,6 +1,6 @@
 // cucpu run: put the directory holding cucpu's libraries (libcuda.so.1, libcudart.so.13,
-// libnvrtc.so.13) first on LD_LIBRARY_PATH and exec the program, so that its exit code is
-// the program's own. A program built with the shared runtime loads cucpu's libcudart.so.13;
+// libnvrtc.so.13, and the math libraries: libcublas.so.13, libcufft.so.12, ...) first on
+// LD_LIBRARY_PATH and exec the program, so that its exit code is the program's own. A program built with the shared runtime loads cucpu's libcudart.so.13;
 // one built with the static runtime (nvcc's default) or against the driver API loads
 // cucpu's libcuda.so.1.
 #include <fmt/format.h>
