@@ -40,6 +40,30 @@ Result<void> prepare_device();
 Result<void> enqueue(const void* stream, const char* function, std::initializer_list<DeviceRange> ranges,
                      std::function<void()> work);
 
+// A library's own status codes for what an inner error can be.
+template <typename Status>
+struct StatusCodes {
+  Status success, alloc_failed, invalid_value, not_supported, execution_failed;
+};
+
+template <typename Status>
+Status to_status(const Error& error, const StatusCodes<Status>& codes) {
+  switch (error.code) {
+    case ErrorCode::MemoryAllocation: return codes.alloc_failed;
+    case ErrorCode::InvalidValue: return codes.invalid_value;
+    case ErrorCode::NotSupported: return codes.not_supported;
+    default: return codes.execution_failed;  // a kernel launch that failed, as the GPU's would
+  }
+}
+
+// enqueue, answered in a library's status codes.
+template <typename Status>
+Status run(const void* stream, const char* function, std::initializer_list<DeviceRange> ranges,
+           std::function<void()> work, const StatusCodes<Status>& codes) {
+  auto queued = enqueue(stream, function, ranges, std::move(work));
+  return queued ? codes.success : to_status(queued.error(), codes);
+}
+
 // Waits for everything queued on `stream` so far (a result returned through a host
 // pointer), then returns the device's sticky error if the work faulted.
 Result<void> synchronize(const void* stream);

@@ -8,14 +8,15 @@
 
 namespace cucpu::cublas {
 
-cublasStatus_t to_status(const Error& error) {
-  switch (error.code) {
-    case ErrorCode::MemoryAllocation: return CUBLAS_STATUS_ALLOC_FAILED;
-    case ErrorCode::InvalidValue: return CUBLAS_STATUS_INVALID_VALUE;
-    case ErrorCode::NotSupported: return CUBLAS_STATUS_NOT_SUPPORTED;
-    default: return CUBLAS_STATUS_EXECUTION_FAILED;  // a kernel launch that failed, as the GPU's would
-  }
-}
+namespace {
+
+constexpr libs::StatusCodes<cublasStatus_t> kStatuses{CUBLAS_STATUS_SUCCESS, CUBLAS_STATUS_ALLOC_FAILED,
+                                                      CUBLAS_STATUS_INVALID_VALUE, CUBLAS_STATUS_NOT_SUPPORTED,
+                                                      CUBLAS_STATUS_EXECUTION_FAILED};
+
+}  // namespace
+
+cublasStatus_t to_status(const Error& error) { return libs::to_status(error, kStatuses); }
 
 namespace {
 
@@ -64,9 +65,8 @@ cublasStatus_t invalid_parameter(const char* function, int position) {
 
 cublasStatus_t run(cublasHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
                    std::function<void()> work) {
-  auto queued = handle->any_memory ? libs::enqueue(handle->stream, function, {}, std::move(work))
-                                   : libs::enqueue(handle->stream, function, ranges, std::move(work));
-  return queued ? CUBLAS_STATUS_SUCCESS : to_status(queued.error());
+  return handle->any_memory ? libs::run(handle->stream, function, {}, std::move(work), kStatuses)
+                            : libs::run(handle->stream, function, ranges, std::move(work), kStatuses);
 }
 
 cublasStatus_t finish(cublasHandle_t handle) {

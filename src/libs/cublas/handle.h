@@ -10,6 +10,7 @@
 #include <functional>
 #include <initializer_list>
 
+#include "libs/common/arguments.h"
 #include "libs/common/stream_work.h"
 
 struct cublasContext {
@@ -50,16 +51,10 @@ class QuietParameterErrors {
   bool was_quiet_;
 };
 
-// Which parameter first breaks its requirement (0: none): the checks in parameter order.
-struct Requirement {
-  bool holds;
-  int position;
-};
-inline int first_broken(std::initializer_list<Requirement> requirements) {
-  for (const Requirement& requirement : requirements)
-    if (!requirement.holds) return requirement.position;
-  return 0;
-}
+using libs::first_broken;
+using libs::matrix_range;
+using libs::Requirement;
+using libs::vector_range;
 
 // Queues `work` on the handle's stream (libs::enqueue), returning the call's status.
 cublasStatus_t run(cublasHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
@@ -101,20 +96,6 @@ class RawScalar {
   size_t size_;
   unsigned char bytes_[16] = {};
 };
-
-// The bytes a column-major rows x columns matrix with leading dimension ld spans.
-inline DeviceRange matrix_range(const void* base, long rows, long columns, long ld, size_t element) {
-  if (rows <= 0 || columns <= 0) return {base, 0};
-  return {base, static_cast<size_t>((columns - 1) * ld + rows) * element};
-}
-
-// The bytes n elements spaced `increment` apart span (BLAS: a negative increment walks
-// the same memory backwards).
-inline DeviceRange vector_range(const void* base, long n, long increment, size_t element) {
-  if (n <= 0) return {base, 0};
-  long step = increment < 0 ? -increment : increment;
-  return {base, static_cast<size_t>((n - 1) * step + 1) * element};
-}
 
 template <typename T, typename I>
 DeviceRange vector(const T* x, I n, I increment) {

@@ -62,18 +62,6 @@ char to_lapack(cublasFillMode_t uplo) { return uplo == CUBLAS_FILL_MODE_LOWER ? 
 char to_lapack(cublasOperation_t op) { return op == CUBLAS_OP_N ? 'N' : op == CUBLAS_OP_T ? 'T' : 'C'; }
 char to_lapack(cublasSideMode_t side) { return side == CUBLAS_SIDE_LEFT ? 'L' : 'R'; }
 
-struct Requirement {
-  bool holds;
-  int position;
-};
-
-// The first requirement broken, in parameter order (0: none).
-int first_broken(std::initializer_list<Requirement> requirements) {
-  for (const Requirement& requirement : requirements)
-    if (!requirement.holds) return requirement.position;
-  return 0;
-}
-
 // The handle, the info pointer, then the arguments: returns from the entry point when one is bad.
 #define CUCPU_REQUIRE(info, ...)                                                                \
   do {                                                                                          \

@@ -2,19 +2,19 @@
 
 namespace cucpu::cusolver {
 
-cusolverStatus_t to_status(const Error& error) {
-  switch (error.code) {
-    case ErrorCode::MemoryAllocation: return CUSOLVER_STATUS_ALLOC_FAILED;
-    case ErrorCode::InvalidValue: return CUSOLVER_STATUS_INVALID_VALUE;
-    case ErrorCode::NotSupported: return CUSOLVER_STATUS_NOT_SUPPORTED;
-    default: return CUSOLVER_STATUS_EXECUTION_FAILED;  // a kernel launch that failed, as the GPU's would
-  }
-}
+namespace {
+
+constexpr libs::StatusCodes<cusolverStatus_t> kStatuses{CUSOLVER_STATUS_SUCCESS, CUSOLVER_STATUS_ALLOC_FAILED,
+                                          CUSOLVER_STATUS_INVALID_VALUE, CUSOLVER_STATUS_NOT_SUPPORTED,
+                                          CUSOLVER_STATUS_EXECUTION_FAILED};
+
+}  // namespace
+
+cusolverStatus_t to_status(const Error& error) { return libs::to_status(error, kStatuses); }
 
 cusolverStatus_t run(cusolverDnHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
                      std::function<void()> work) {
-  auto queued = libs::enqueue(handle->stream, function, ranges, std::move(work));
-  return queued ? CUSOLVER_STATUS_SUCCESS : to_status(queued.error());
+  return libs::run(handle->stream, function, ranges, std::move(work), kStatuses);
 }
 
 cusolverStatus_t invalid_parameter(cusolverDnHandle_t handle, const char* function, int* info, int position) {

@@ -8,6 +8,7 @@
 #include <functional>
 #include <initializer_list>
 
+#include "libs/common/arguments.h"
 #include "libs/common/stream_work.h"
 
 struct cusolverDnContext {
@@ -30,14 +31,9 @@ cusolverStatus_t run(cusolverDnHandle_t handle, const char* function, std::initi
 // CUSOLVER_STATUS_INVALID_VALUE.
 cusolverStatus_t invalid_parameter(cusolverDnHandle_t handle, const char* function, int* info, int position);
 
-// The bytes a column-major rows x columns matrix with leading dimension ld spans.
-inline DeviceRange matrix_range(const void* base, long rows, long columns, long ld, size_t element) {
-  if (rows <= 0 || columns <= 0) return {base, 0};
-  return {base, static_cast<size_t>((columns - 1) * ld + rows) * element};
-}
-
-inline DeviceRange array_range(const void* base, long count, size_t element) {
-  return {base, count > 0 ? static_cast<size_t>(count) * element : 0};
-}
+using libs::array_range;
+using libs::first_broken;
+using libs::matrix_range;
+using libs::Requirement;
 
 }  // namespace cucpu::cusolver

@@ -2,19 +2,19 @@
 
 namespace cucpu::cusparse {
 
-cusparseStatus_t to_status(const Error& error) {
-  switch (error.code) {
-    case ErrorCode::MemoryAllocation: return CUSPARSE_STATUS_ALLOC_FAILED;
-    case ErrorCode::InvalidValue: return CUSPARSE_STATUS_INVALID_VALUE;
-    case ErrorCode::NotSupported: return CUSPARSE_STATUS_NOT_SUPPORTED;
-    default: return CUSPARSE_STATUS_EXECUTION_FAILED;  // a kernel launch that failed, as the GPU's would
-  }
-}
+namespace {
+
+constexpr libs::StatusCodes<cusparseStatus_t> kStatuses{CUSPARSE_STATUS_SUCCESS, CUSPARSE_STATUS_ALLOC_FAILED,
+                                          CUSPARSE_STATUS_INVALID_VALUE, CUSPARSE_STATUS_NOT_SUPPORTED,
+                                          CUSPARSE_STATUS_EXECUTION_FAILED};
+
+}  // namespace
+
+cusparseStatus_t to_status(const Error& error) { return libs::to_status(error, kStatuses); }
 
 cusparseStatus_t run(cusparseHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
                      std::function<void()> work) {
-  auto queued = libs::enqueue(handle->stream, function, ranges, std::move(work));
-  return queued ? CUSPARSE_STATUS_SUCCESS : to_status(queued.error());
+  return libs::run(handle->stream, function, ranges, std::move(work), kStatuses);
 }
 
 cusparseStatus_t finish(cusparseHandle_t handle) {
