@@ -8,7 +8,7 @@
 # keep linking against the toolkit's stubs.
 # `cpack -G DEB` (in the build folder) makes the same into a Debian package whose
 # maintainer scripts run ldconfig.
-install(TARGETS cucpu_libcuda cudart cucpu_nvrtc cucpu_nvjitlink cucpu_cublas cucpu_cublaslt cucpu_cusparse cucpu_cusolver cucpu_cufft cucpu_cufftw LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_SKIP)
+install(TARGETS cucpu_libcuda cudart cucpu_nvrtc cucpu_nvjitlink cucpu_cublas cucpu_curand cucpu_cublaslt cucpu_cusparse cucpu_cusolver cucpu_cufft cucpu_cufftw LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_SKIP)
 install(TARGETS cucpu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 set(CPACK_PACKAGE_NAME cucpu)

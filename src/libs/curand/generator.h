@@ -1,0 +1,126 @@
+// A cuRAND generator (curandCreateGenerator, curandCreateGeneratorHost): its settings, and
+// the engine that makes its numbers. An engine makes the results of NVIDIA's host API in
+// NVIDIA's order (the ordering, seed and offset decide which state of which generator
+// thread each result comes from, see pseudo_engines.cpp and mtgp_engine.cpp); the
+// transforms whose bits depend on the arithmetic of the place they run in (a device
+// generator's normals use the GPU's logf and __sincosf, a host generator's the host's
+// logf, sinf and cosf, as NVIDIA's do) are finished by transforms.cpp.
+#pragma once
+
+#include <cuda_runtime_api.h>
+#include <curand.h>
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+
+namespace cucpu::curand {
+
+// What a generation call makes.
+enum class Output {
+  bits32,
+  bits64,
+  uniform,
+  uniform_double,
+  normal,
+  normal_double,
+  log_normal,
+  log_normal_double,
+  poisson,
+};
+
+// How the raw values an engine writes become the results (transforms.cpp); none: the
+// engine wrote the results themselves.
+enum class Transform {
+  none,
+  box_muller_float,       // a pair of floats from two 32-bit values
+  box_muller_double,      // a pair of doubles from four 32-bit values
+  box_muller_mrg_float,   // a pair of floats from two uniform floats (MRG32k3a)
+  box_muller_mrg_double,  // a pair of doubles from two uniform doubles (MRG32k3a)
+  icdf_float,             // a float from one 32-bit value (inverse normal CDF)
+  icdf_double,            // a double from one 32-bit value in the low half of its 8 bytes
+};
+
+struct Request {
+  Output output;
+  void* out;
+  size_t count;
+  double mean = 0;
+  double stddev = 1;
+  double lambda = 0;
+  // Pairs of normals: 1 when the first result is the second of its pair (Philox after an
+  // odd number of results). Pair k's raw values are where its results go; those of a pair
+  // cut by either end of the buffer are here instead (set by Engine::prepare).
+  unsigned phase = 0;
+  unsigned lead[4] = {};
+  unsigned tail[4] = {};
+  // icdf_double: the raw values are 64-bit (Sobol64) rather than 32-bit.
+  bool wide_raw = false;
+  // Where in its sequence the request begins, for engines whose results are a function of
+  // their index (Philox): fixed at the call, while earlier calls' work may still be queued.
+  unsigned long long position = 0;
+};
+
+inline bool is_log_normal(Output output) { return output == Output::log_normal || output == Output::log_normal_double; }
+inline size_t result_bytes(Output output) {
+  switch (output) {
+    case Output::bits64:
+    case Output::uniform_double:
+    case Output::normal_double:
+    case Output::log_normal_double:
+      return 8;
+    default:
+      return 4;
+  }
+}
+
+class Engine {
+ public:
+  virtual ~Engine() = default;
+  // The transform `output` needs after fill.
+  virtual Transform transform(Output output) const = 0;
+  // At the call, in call order: what the request needs besides the buffer (Request::phase,
+  // Request::position).
+  virtual void prepare(Request& /*request*/) {}
+  // Writes the request's results in NVIDIA's order, or the raw values transform(output)
+  // makes them from, and moves the engine past them.
+  virtual void fill(const Request& request) = 0;
+};
+
+// The settings an engine is made from.
+struct EngineSettings {
+  curandRngType_t type;
+  curandOrdering_t ordering;
+  unsigned long long seed;
+  unsigned long long offset;
+};
+
+// Each engine kind (pseudo_engines.cpp, mtgp_engine.cpp); nullptr: not made by cucpu.
+std::unique_ptr<Engine> make_xorwow_engine(const EngineSettings& settings);
+std::unique_ptr<Engine> make_mrg32k3a_engine(const EngineSettings& settings);
+std::unique_ptr<Engine> make_philox_engine(const EngineSettings& settings);
+std::unique_ptr<Engine> make_mtgp32_engine(const EngineSettings& settings);
+std::unique_ptr<Engine> make_sobol_engine(const EngineSettings& settings, unsigned dimensions);
+// How many dimensions make_sobol_engine makes (sobol_engine.cpp).
+unsigned sobol_dimensions_made();
+
+// Finishes a request whose raw values fill wrote: on the host with the host's arithmetic
+// (a host generator's results, as NVIDIA's host generators compute them), or queued on
+// `stream` as a kernel with the GPU's (a device generator's).
+curandStatus_t transform_on_host(Transform transform, const Request& request);
+curandStatus_t transform_on_device(Transform transform, const Request& request, cudaStream_t stream);
+
+}  // namespace cucpu::curand
+
+struct curandGenerator_st {
+  curandRngType_t type;
+  bool host = false;  // curandCreateGeneratorHost: results in host memory, made during the call
+  unsigned long long seed = 0;
+  unsigned long long offset = 0;
+  curandOrdering_t ordering = CURAND_ORDERING_PSEUDO_DEFAULT;
+  unsigned dimensions = 1;
+  cudaStream_t stream = nullptr;
+  // Made at the first generation after a setting changed; shared with the work queued on
+  // the stream, which may still run after the generator moved on.
+  std::shared_ptr<cucpu::curand::Engine> engine;
+};
