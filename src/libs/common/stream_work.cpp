@@ -6,9 +6,9 @@
 
 #include "core/context.h"
 #include "core/memory_registry.h"
+#include "core/sticky_error.h"
 #include "core/stream_engine.h"
 #include "core/stream_handle.h"
-#include "core/sticky_error.h"
 
 namespace cucpu::libs {
 namespace {
@@ -36,8 +36,7 @@ bool require_device_memory(const char* function, DeviceRange range) {
 }
 
 Result<void> prepare_device() {
-  if (core::in_host_function())
-    return Error{ErrorCode::NotPermitted, "a library call inside a stream's host function"};
+  if (core::in_host_function()) return Error{ErrorCode::NotPermitted, "a library call inside a stream's host function"};
   core::runtime_device();
   if (auto error = core::sticky_error()) return *error;
   return {};

@@ -49,10 +49,14 @@ struct StatusCodes {
 template <typename Status>
 Status to_status(const Error& error, const StatusCodes<Status>& codes) {
   switch (error.code) {
-    case ErrorCode::MemoryAllocation: return codes.alloc_failed;
-    case ErrorCode::InvalidValue: return codes.invalid_value;
-    case ErrorCode::NotSupported: return codes.not_supported;
-    default: return codes.execution_failed;  // a kernel launch that failed, as the GPU's would
+    case ErrorCode::MemoryAllocation:
+      return codes.alloc_failed;
+    case ErrorCode::InvalidValue:
+      return codes.invalid_value;
+    case ErrorCode::NotSupported:
+      return codes.not_supported;
+    default:
+      return codes.execution_failed;  // a kernel launch that failed, as the GPU's would
   }
 }
 

@@ -7,9 +7,9 @@
 
 #include <array>
 #include <cstdint>
-#include <tuple>
 #include <cstring>
 #include <numeric>
+#include <tuple>
 #include <vector>
 
 #include "libs/common/lapack_calls.h"
@@ -35,7 +35,8 @@ cublasStatus_t gemm_batched(cublasHandle_t handle, const char* function, cublasO
                             I count, GemmPositions at, int count_at, std::array<DeviceRange, 3> arrays,
                             Matrices matrices) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (int bad = gemm_broken_parameter(transa, transb, m, n, k, lda, ldb, ldc, at)) return invalid_parameter(function, bad);
+  if (int bad = gemm_broken_parameter(transa, transb, m, n, k, lda, ldb, ldc, at))
+    return invalid_parameter(function, bad);
   if (count < 0) return invalid_parameter(function, count_at);
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
@@ -55,13 +56,20 @@ cublasStatus_t gemm_batched(cublasHandle_t handle, const char* function, cublasO
 }
 
 template <typename T, typename I>
-cublasStatus_t trsm_batched(cublasHandle_t handle, const char* function, cublasSideMode_t side,
-                            cublasFillMode_t uplo, cublasOperation_t trans, cublasDiagType_t diag, I m, I n,
-                            const T* alpha, const T* const A[], I lda, T* const B[], I ldb, I count) {
+cublasStatus_t trsm_batched(cublasHandle_t handle, const char* function, cublasSideMode_t side, cublasFillMode_t uplo,
+                            cublasOperation_t trans, cublasDiagType_t diag, I m, I n, const T* alpha,
+                            const T* const A[], I lda, T* const B[], I ldb, I count) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const I order = side == CUBLAS_SIDE_LEFT ? m : n;
-  if (int bad = first_broken({{valid(side), 1}, {valid(uplo), 2}, {valid(trans), 3}, {valid(diag), 4}, {m >= 0, 5},
-                               {n >= 0, 6}, {leading_ok(lda, order), 9}, {leading_ok(ldb, m), 11}, {count >= 0, 12}}))
+  if (int bad = first_broken({{valid(side), 1},
+                              {valid(uplo), 2},
+                              {valid(trans), 3},
+                              {valid(diag), 4},
+                              {m >= 0, 5},
+                              {n >= 0, 6},
+                              {leading_ok(lda, order), 9},
+                              {leading_ok(ldb, m), 11},
+                              {count >= 0, 12}}))
     return invalid_parameter(function, bad);
   if (!alpha) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
@@ -90,10 +98,12 @@ cublasStatus_t gemm_grouped(cublasHandle_t handle, const char* function, const c
   int64_t first = 0;
   for (I g = 0; g < groups; ++g) {
     const int64_t size = group_size[g];
-    cublasStatus_t status = gemm_batched(
-        handle, function, transa[g], transb[g], m[g], n[g], k[g], &alpha[g], lda[g], ldb[g], &beta[g], ldc[g],
-        static_cast<I>(size), kGemmPositions, 14, {pointers(A + first, size), pointers(B + first, size), pointers(C + first, size)},
-        [=](I i) { return std::tuple{A[first + i], B[first + i], C[first + i]}; });
+    cublasStatus_t status =
+        gemm_batched(handle, function, transa[g], transb[g], m[g], n[g], k[g], &alpha[g], lda[g], ldb[g], &beta[g],
+                     ldc[g], static_cast<I>(size), kGemmPositions, 14,
+                     {pointers(A + first, size), pointers(B + first, size), pointers(C + first, size)}, [=](I i) {
+                       return std::tuple{A[first + i], B[first + i], C[first + i]};
+                     });
     if (status != CUBLAS_STATUS_SUCCESS) return status;
     first += size;
   }
@@ -109,8 +119,14 @@ cublasStatus_t gels_batched(cublasHandle_t handle, const char* function, cublasO
                             int count) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!info) return CUBLAS_STATUS_INVALID_VALUE;
-  *info = trans != CUBLAS_OP_N ? -1 : m < 0 ? -2 : n < 0 ? -3 : nrhs < 0 ? -4 : !leading_ok(lda, m) ? -6
-          : !leading_ok(ldc, m) ? -8 : count < 0 ? -11 : 0;
+  *info = trans != CUBLAS_OP_N  ? -1
+          : m < 0               ? -2
+          : n < 0               ? -3
+          : nrhs < 0            ? -4
+          : !leading_ok(lda, m) ? -6
+          : !leading_ok(ldc, m) ? -8
+          : count < 0           ? -11
+                                : 0;
   if (*info) return CUBLAS_STATUS_INVALID_VALUE;
   if (n > m) return CUBLAS_STATUS_NOT_SUPPORTED;  // underdetermined systems: not on the H200 either
   if (count == 0) return CUBLAS_STATUS_SUCCESS;
@@ -121,8 +137,8 @@ cublasStatus_t gels_batched(cublasHandle_t handle, const char* function, cublasO
                  if (!require_device_memory(function, matrix(A[i], Shape<int>{m, n}, lda)) ||
                      !require_device_memory(function, matrix(C[i], Shape<int>{m, nrhs}, ldc)))
                    return;
-                 const int result = libs::gels('N', m, n, nrhs, A[i], lda, C[i], ldc, work.data(),
-                                               static_cast<int>(work.size()));
+                 const int result =
+                     libs::gels('N', m, n, nrhs, A[i], lda, C[i], ldc, work.data(), static_cast<int>(work.size()));
                  if (dev_info) dev_info[i] = result;
                }
              });
@@ -134,8 +150,7 @@ cublasStatus_t gemv_batched(cublasHandle_t handle, const char* function, cublasO
                             const T* alpha, I lda, I incx, const T* beta, I incy, I count,
                             std::array<DeviceRange, 3> arrays, Vectors vectors) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (!valid(trans) || m < 0 || n < 0 || !leading_ok(lda, m) || incx == 0 || incy == 0 || count < 0 || !alpha ||
-      !beta)
+  if (!valid(trans) || m < 0 || n < 0 || !leading_ok(lda, m) || incx == 0 || incy == 0 || count < 0 || !alpha || !beta)
     return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(m, n, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -213,8 +228,7 @@ cublasStatus_t getri_batched(cublasHandle_t handle, const char* function, int n,
       if (!require_device_memory(function, matrix(A[i], Shape<int>{n, n}, lda)) ||
           !require_device_memory(function, matrix(C[i], Shape<int>{n, n}, ldc)))
         return;
-      for (int column = 0; column < n; ++column)
-        std::memmove(C[i] + column * ldc, A[i] + column * lda, sizeof(T) * n);
+      for (int column = 0; column < n; ++column) std::memmove(C[i] + column * ldc, A[i] + column * lda, sizeof(T) * n);
       info[i] = libs::getri(n, C[i], ldc, P ? P + i * n : identity.data(), work.data(), static_cast<int>(work.size()));
     }
   });
@@ -227,8 +241,13 @@ cublasStatus_t getrs_batched(cublasHandle_t handle, const char* function, cublas
                              const T* const A[], int lda, const int* P, T* const B[], int ldb, int* info, int count) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!info) return CUBLAS_STATUS_INVALID_VALUE;
-  *info = !valid(trans) ? -1 : n < 0 ? -2 : nrhs < 0 ? -3 : !leading_ok(lda, n) ? -6 : !leading_ok(ldb, n) ? -9
-          : count < 0 ? -11 : 0;
+  *info = !valid(trans)         ? -1
+          : n < 0               ? -2
+          : nrhs < 0            ? -3
+          : !leading_ok(lda, n) ? -6
+          : !leading_ok(ldb, n) ? -9
+          : count < 0           ? -11
+                                : 0;
   if (*info) return CUBLAS_STATUS_INVALID_VALUE;
   if (n == 0 || nrhs == 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
   const char op = trans == CUBLAS_OP_N ? 'N' : trans == CUBLAS_OP_T ? 'T' : 'C';
@@ -301,8 +320,9 @@ using namespace cucpu::cublas;
       I batchCount) {                                                                                                  \
     return gemm_batched(                                                                                               \
         handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount, kGemmPositions, 14,         \
-        {pointers(Aarray, batchCount), pointers(Barray, batchCount), pointers(Carray, batchCount)},                    \
-        [=](I i) { return std::tuple{Aarray[i], Barray[i], Carray[i]}; });                                             \
+        {pointers(Aarray, batchCount), pointers(Barray, batchCount), pointers(Carray, batchCount)}, [=](I i) {         \
+          return std::tuple{Aarray[i], Barray[i], Carray[i]};                                                          \
+        });                                                                                                            \
   }                                                                                                                    \
   cublasStatus_t CUBLASWINAPI cublas##X##gemmStridedBatched##suffix(                                                   \
       cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const T* alpha,        \
@@ -310,39 +330,43 @@ using namespace cucpu::cublas;
       long long int strideC, I batchCount) {                                                                           \
     return gemm_batched(handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,             \
                         kGemmPositions, 14, {}, /* numbered as gemmBatched's, strides aside (H200) */                  \
-                        [=](I i) { return std::tuple{A + i * strideA, B + i * strideB, C + i * strideC}; });           \
+                        [=](I i) {                                                                                     \
+                          return std::tuple{A + i * strideA, B + i * strideB, C + i * strideC};                        \
+                        });                                                                                            \
   }                                                                                                                    \
   cublasStatus_t CUBLASWINAPI cublas##X##trsmBatched##suffix(                                                          \
       cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,                    \
-      cublasDiagType_t diag, I m, I n, const T* alpha, const T* const A[], I lda, T* const B[], I ldb,                 \
-      I batchCount) {                                                                                                  \
+      cublasDiagType_t diag, I m, I n, const T* alpha, const T* const A[], I lda, T* const B[], I ldb, I batchCount) { \
     return trsm_batched(handle, __func__, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, batchCount);           \
   }
 
-#define CUCPU_GEMV_BATCHED(X, T, I, suffix)                                                                            \
-  cublasStatus_t CUBLASWINAPI cublas##X##gemvBatched##suffix(                                                          \
-      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const T* alpha, const T* const Aarray[], I lda,        \
-      const T* const xarray[], I incx, const T* beta, T* const yarray[], I incy, I batchCount) {                       \
-    return gemv_batched(handle, __func__, trans, m, n, alpha, lda, incx, beta, incy, batchCount,                       \
-                        {pointers(Aarray, batchCount), pointers(xarray, batchCount), pointers(yarray, batchCount)},    \
-                        [=](I i) { return std::tuple{Aarray[i], xarray[i], yarray[i]}; });                             \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##gemvStridedBatched##suffix(                                                   \
-      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const T* alpha, const T* A, I lda,                     \
-      long long int strideA, const T* x, I incx, long long int stridex, const T* beta, T* y, I incy,                   \
-      long long int stridey, I batchCount) {                                                                           \
-    return gemv_batched(handle, __func__, trans, m, n, alpha, lda, incx, beta, incy, batchCount, {},                   \
-                        [=](I i) { return std::tuple{A + i * strideA, x + i * stridex, y + i * stridey}; });           \
+#define CUCPU_GEMV_BATCHED(X, T, I, suffix)                                                                         \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemvBatched##suffix(                                                       \
+      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const T* alpha, const T* const Aarray[], I lda,     \
+      const T* const xarray[], I incx, const T* beta, T* const yarray[], I incy, I batchCount) {                    \
+    return gemv_batched(handle, __func__, trans, m, n, alpha, lda, incx, beta, incy, batchCount,                    \
+                        {pointers(Aarray, batchCount), pointers(xarray, batchCount), pointers(yarray, batchCount)}, \
+                        [=](I i) {                                                                                  \
+                          return std::tuple{Aarray[i], xarray[i], yarray[i]};                                       \
+                        });                                                                                         \
+  }                                                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemvStridedBatched##suffix(                                                \
+      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const T* alpha, const T* A, I lda,                  \
+      long long int strideA, const T* x, I incx, long long int stridex, const T* beta, T* y, I incy,                \
+      long long int stridey, I batchCount) {                                                                        \
+    return gemv_batched(handle, __func__, trans, m, n, alpha, lda, incx, beta, incy, batchCount, {}, [=](I i) {     \
+      return std::tuple{A + i * strideA, x + i * stridex, y + i * stridey};                                         \
+    });                                                                                                             \
   }
 
-#define CUCPU_GROUPED_BATCHED(X, T, I, suffix)                                                                         \
-  cublasStatus_t CUBLASWINAPI cublas##X##gemmGroupedBatched##suffix(                                                   \
-      cublasHandle_t handle, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],           \
-      const I m_array[], const I n_array[], const I k_array[], const T alpha_array[], const T* const Aarray[],         \
-      const I lda_array[], const T* const Barray[], const I ldb_array[], const T beta_array[], T* const Carray[],      \
-      const I ldc_array[], I group_count, const I group_size[]) {                                                      \
-    return gemm_grouped(handle, __func__, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray,   \
-                        lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size);         \
+#define CUCPU_GROUPED_BATCHED(X, T, I, suffix)                                                                        \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemmGroupedBatched##suffix(                                                  \
+      cublasHandle_t handle, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],          \
+      const I m_array[], const I n_array[], const I k_array[], const T alpha_array[], const T* const Aarray[],        \
+      const I lda_array[], const T* const Barray[], const I ldb_array[], const T beta_array[], T* const Carray[],     \
+      const I ldc_array[], I group_count, const I group_size[]) {                                                     \
+    return gemm_grouped(handle, __func__, transa_array, transb_array, m_array, n_array, k_array, alpha_array, Aarray, \
+                        lda_array, Barray, ldb_array, beta_array, Carray, ldc_array, group_count, group_size);        \
   }
 
 #define CUCPU_FACTOR_BATCHED(X, T)                                                                                     \

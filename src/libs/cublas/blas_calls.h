@@ -26,73 +26,72 @@ inline const void* scalar_arg(const cuDoubleComplex& x) { return &x; }
 
 constexpr CBLAS_ORDER kColumnMajor = CblasColMajor;
 
-#define CUCPU_BLAS_LEVEL3(T, p)                                                                                     \
-  inline void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, T alpha, const T* a, int lda,       \
-                   const T* b, int ldb, T beta, T* c, int ldc) {                                                    \
-    cblas_##p##gemm(kColumnMajor, ta, tb, m, n, k, scalar_arg(alpha), a, lda, b, ldb, scalar_arg(beta), c, ldc);    \
-  }                                                                                                                 \
-  inline void symm(CBLAS_SIDE side, CBLAS_UPLO uplo, int m, int n, T alpha, const T* a, int lda, const T* b,        \
-                   int ldb, T beta, T* c, int ldc) {                                                                \
-    cblas_##p##symm(kColumnMajor, side, uplo, m, n, scalar_arg(alpha), a, lda, b, ldb, scalar_arg(beta), c, ldc);   \
-  }                                                                                                                 \
-  inline void syrk(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k, T alpha, const T* a, int lda, T beta,      \
-                   T* c, int ldc) {                                                                                 \
-    cblas_##p##syrk(kColumnMajor, uplo, trans, n, k, scalar_arg(alpha), a, lda, scalar_arg(beta), c, ldc);          \
-  }                                                                                                                 \
-  inline void syr2k(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k, T alpha, const T* a, int lda, const T* b, \
-                    int ldb, T beta, T* c, int ldc) {                                                               \
-    cblas_##p##syr2k(kColumnMajor, uplo, trans, n, k, scalar_arg(alpha), a, lda, b, ldb, scalar_arg(beta), c, ldc); \
-  }                                                                                                                 \
-  inline void trmm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int m, int n, T alpha, \
-                   const T* a, int lda, T* b, int ldb) {                                                            \
-    cblas_##p##trmm(kColumnMajor, side, uplo, trans, diag, m, n, scalar_arg(alpha), a, lda, b, ldb);                \
-  }                                                                                                                 \
-  inline void trsm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int m, int n, T alpha, \
-                   const T* a, int lda, T* b, int ldb) {                                                            \
-    cblas_##p##trsm(kColumnMajor, side, uplo, trans, diag, m, n, scalar_arg(alpha), a, lda, b, ldb);                \
+#define CUCPU_BLAS_LEVEL3(T, p)                                                                                       \
+  inline void gemm(CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, int m, int n, int k, T alpha, const T* a, int lda,         \
+                   const T* b, int ldb, T beta, T* c, int ldc) {                                                      \
+    cblas_##p##gemm(kColumnMajor, ta, tb, m, n, k, scalar_arg(alpha), a, lda, b, ldb, scalar_arg(beta), c, ldc);      \
+  }                                                                                                                   \
+  inline void symm(CBLAS_SIDE side, CBLAS_UPLO uplo, int m, int n, T alpha, const T* a, int lda, const T* b, int ldb, \
+                   T beta, T* c, int ldc) {                                                                           \
+    cblas_##p##symm(kColumnMajor, side, uplo, m, n, scalar_arg(alpha), a, lda, b, ldb, scalar_arg(beta), c, ldc);     \
+  }                                                                                                                   \
+  inline void syrk(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k, T alpha, const T* a, int lda, T beta, T* c,  \
+                   int ldc) {                                                                                         \
+    cblas_##p##syrk(kColumnMajor, uplo, trans, n, k, scalar_arg(alpha), a, lda, scalar_arg(beta), c, ldc);            \
+  }                                                                                                                   \
+  inline void syr2k(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, int n, int k, T alpha, const T* a, int lda, const T* b,   \
+                    int ldb, T beta, T* c, int ldc) {                                                                 \
+    cblas_##p##syr2k(kColumnMajor, uplo, trans, n, k, scalar_arg(alpha), a, lda, b, ldb, scalar_arg(beta), c, ldc);   \
+  }                                                                                                                   \
+  inline void trmm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int m, int n, T alpha,   \
+                   const T* a, int lda, T* b, int ldb) {                                                              \
+    cblas_##p##trmm(kColumnMajor, side, uplo, trans, diag, m, n, scalar_arg(alpha), a, lda, b, ldb);                  \
+  }                                                                                                                   \
+  inline void trsm(CBLAS_SIDE side, CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int m, int n, T alpha,   \
+                   const T* a, int lda, T* b, int ldb) {                                                              \
+    cblas_##p##trsm(kColumnMajor, side, uplo, trans, diag, m, n, scalar_arg(alpha), a, lda, b, ldb);                  \
   }
 
-#define CUCPU_BLAS_LEVEL2(T, p)                                                                                      \
-  inline void gemv(CBLAS_TRANSPOSE trans, int m, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta,  \
-                   T* y, int incy) {                                                                                 \
-    cblas_##p##gemv(kColumnMajor, trans, m, n, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy);       \
-  }                                                                                                                  \
-  inline void gbmv(CBLAS_TRANSPOSE trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, const T* x,    \
-                   int incx, T beta, T* y, int incy) {                                                               \
-    cblas_##p##gbmv(kColumnMajor, trans, m, n, kl, ku, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y,      \
-                    incy);                                                                                           \
-  }                                                                                                                  \
-  inline void trmv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* a, int lda, T* x,        \
-                   int incx) {                                                                                       \
-    cblas_##p##trmv(kColumnMajor, uplo, trans, diag, n, a, lda, x, incx);                                            \
-  }                                                                                                                  \
-  inline void trsv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* a, int lda, T* x,        \
-                   int incx) {                                                                                       \
-    cblas_##p##trsv(kColumnMajor, uplo, trans, diag, n, a, lda, x, incx);                                            \
-  }                                                                                                                  \
-  inline void tbmv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, int k, const T* a, int lda, T* x, \
-                   int incx) {                                                                                       \
-    cblas_##p##tbmv(kColumnMajor, uplo, trans, diag, n, k, a, lda, x, incx);                                         \
-  }                                                                                                                  \
-  inline void tbsv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, int k, const T* a, int lda, T* x, \
-                   int incx) {                                                                                       \
-    cblas_##p##tbsv(kColumnMajor, uplo, trans, diag, n, k, a, lda, x, incx);                                         \
-  }                                                                                                                  \
-  inline void tpmv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* ap, T* x, int incx) {    \
-    cblas_##p##tpmv(kColumnMajor, uplo, trans, diag, n, ap, x, incx);                                                \
-  }                                                                                                                  \
-  inline void tpsv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* ap, T* x, int incx) {    \
-    cblas_##p##tpsv(kColumnMajor, uplo, trans, diag, n, ap, x, incx);                                                \
+#define CUCPU_BLAS_LEVEL2(T, p)                                                                                        \
+  inline void gemv(CBLAS_TRANSPOSE trans, int m, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta,    \
+                   T* y, int incy) {                                                                                   \
+    cblas_##p##gemv(kColumnMajor, trans, m, n, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy);         \
+  }                                                                                                                    \
+  inline void gbmv(CBLAS_TRANSPOSE trans, int m, int n, int kl, int ku, T alpha, const T* a, int lda, const T* x,      \
+                   int incx, T beta, T* y, int incy) {                                                                 \
+    cblas_##p##gbmv(kColumnMajor, trans, m, n, kl, ku, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy); \
+  }                                                                                                                    \
+  inline void trmv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* a, int lda, T* x,          \
+                   int incx) {                                                                                         \
+    cblas_##p##trmv(kColumnMajor, uplo, trans, diag, n, a, lda, x, incx);                                              \
+  }                                                                                                                    \
+  inline void trsv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* a, int lda, T* x,          \
+                   int incx) {                                                                                         \
+    cblas_##p##trsv(kColumnMajor, uplo, trans, diag, n, a, lda, x, incx);                                              \
+  }                                                                                                                    \
+  inline void tbmv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, int k, const T* a, int lda, T* x,   \
+                   int incx) {                                                                                         \
+    cblas_##p##tbmv(kColumnMajor, uplo, trans, diag, n, k, a, lda, x, incx);                                           \
+  }                                                                                                                    \
+  inline void tbsv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, int k, const T* a, int lda, T* x,   \
+                   int incx) {                                                                                         \
+    cblas_##p##tbsv(kColumnMajor, uplo, trans, diag, n, k, a, lda, x, incx);                                           \
+  }                                                                                                                    \
+  inline void tpmv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* ap, T* x, int incx) {      \
+    cblas_##p##tpmv(kColumnMajor, uplo, trans, diag, n, ap, x, incx);                                                  \
+  }                                                                                                                    \
+  inline void tpsv(CBLAS_UPLO uplo, CBLAS_TRANSPOSE trans, CBLAS_DIAG diag, int n, const T* ap, T* x, int incx) {      \
+    cblas_##p##tpsv(kColumnMajor, uplo, trans, diag, n, ap, x, incx);                                                  \
   }
 
-#define CUCPU_BLAS_LEVEL1(T, p)                                                                        \
-  inline void axpy(int n, T alpha, const T* x, int incx, T* y, int incy) {                             \
-    cblas_##p##axpy(n, scalar_arg(alpha), x, incx, y, incy);                                           \
-  }                                                                                                    \
+#define CUCPU_BLAS_LEVEL1(T, p)                                                                           \
+  inline void axpy(int n, T alpha, const T* x, int incx, T* y, int incy) {                                \
+    cblas_##p##axpy(n, scalar_arg(alpha), x, incx, y, incy);                                              \
+  }                                                                                                       \
   inline void copy(int n, const T* x, int incx, T* y, int incy) { cblas_##p##copy(n, x, incx, y, incy); } \
-  inline void swap(int n, T* x, int incx, T* y, int incy) { cblas_##p##swap(n, x, incx, y, incy); }   \
-  inline void scal(int n, T alpha, T* x, int incx) { cblas_##p##scal(n, scalar_arg(alpha), x, incx); } \
-  inline size_t iamax(int n, const T* x, int incx) { return cblas_i##p##amax(n, x, incx); }   \
+  inline void swap(int n, T* x, int incx, T* y, int incy) { cblas_##p##swap(n, x, incx, y, incy); }       \
+  inline void scal(int n, T alpha, T* x, int incx) { cblas_##p##scal(n, scalar_arg(alpha), x, incx); }    \
+  inline size_t iamax(int n, const T* x, int incx) { return cblas_i##p##amax(n, x, incx); }               \
   inline size_t iamin(int n, const T* x, int incx) { return cblas_i##p##amin(n, x, incx); }
 
 CUCPU_BLAS_LEVEL3(float, s)
@@ -150,8 +149,8 @@ inline void ger(int m, int n, double alpha, const double* x, int incx, const dou
                 bool) {
   cblas_dger(kColumnMajor, m, n, alpha, x, incx, y, incy, a, lda);
 }
-inline void ger(int m, int n, cuComplex alpha, const cuComplex* x, int incx, const cuComplex* y, int incy,
-                cuComplex* a, int lda, bool conjugate) {
+inline void ger(int m, int n, cuComplex alpha, const cuComplex* x, int incx, const cuComplex* y, int incy, cuComplex* a,
+                int lda, bool conjugate) {
   (conjugate ? cblas_cgerc : cblas_cgeru)(kColumnMajor, m, n, &alpha, x, incx, y, incy, a, lda);
 }
 inline void ger(int m, int n, cuDoubleComplex alpha, const cuDoubleComplex* x, int incx, const cuDoubleComplex* y,
@@ -161,29 +160,29 @@ inline void ger(int m, int n, cuDoubleComplex alpha, const cuDoubleComplex* x, i
 
 // The symmetric (real) and Hermitian (complex) level-2 routines under one name each: full,
 // packed (sp/hp) and banded (sb/hb) storage. syr's, spr's (her's, hpr's) alpha is real.
-#define CUCPU_BLAS_SYMMETRIC2(T, p, full, packed, banded)                                                            \
-  inline void symv(CBLAS_UPLO uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,         \
-                   int incy) {                                                                                       \
-    cblas_##p##full##mv(kColumnMajor, uplo, n, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy);       \
-  }                                                                                                                  \
-  inline void sbmv(CBLAS_UPLO uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,  \
-                   int incy) {                                                                                       \
-    cblas_##p##banded##mv(kColumnMajor, uplo, n, k, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy);  \
-  }                                                                                                                  \
-  inline void spmv(CBLAS_UPLO uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, T* y, int incy) {     \
-    cblas_##p##packed##mv(kColumnMajor, uplo, n, scalar_arg(alpha), ap, x, incx, scalar_arg(beta), y, incy);         \
-  }                                                                                                                  \
-  inline void syr(CBLAS_UPLO uplo, int n, RealOf<T> alpha, const T* x, int incx, T* a, int lda) {                    \
-    cblas_##p##full##r(kColumnMajor, uplo, n, alpha, x, incx, a, lda);                                               \
-  }                                                                                                                  \
-  inline void spr(CBLAS_UPLO uplo, int n, RealOf<T> alpha, const T* x, int incx, T* ap) {                            \
-    cblas_##p##packed##r(kColumnMajor, uplo, n, alpha, x, incx, ap);                                                 \
-  }                                                                                                                  \
-  inline void syr2(CBLAS_UPLO uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {     \
-    cblas_##p##full##r2(kColumnMajor, uplo, n, scalar_arg(alpha), x, incx, y, incy, a, lda);                         \
-  }                                                                                                                  \
-  inline void spr2(CBLAS_UPLO uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* ap) {             \
-    cblas_##p##packed##r2(kColumnMajor, uplo, n, scalar_arg(alpha), x, incx, y, incy, ap);                           \
+#define CUCPU_BLAS_SYMMETRIC2(T, p, full, packed, banded)                                                           \
+  inline void symv(CBLAS_UPLO uplo, int n, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y,        \
+                   int incy) {                                                                                      \
+    cblas_##p##full##mv(kColumnMajor, uplo, n, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy);      \
+  }                                                                                                                 \
+  inline void sbmv(CBLAS_UPLO uplo, int n, int k, T alpha, const T* a, int lda, const T* x, int incx, T beta, T* y, \
+                   int incy) {                                                                                      \
+    cblas_##p##banded##mv(kColumnMajor, uplo, n, k, scalar_arg(alpha), a, lda, x, incx, scalar_arg(beta), y, incy); \
+  }                                                                                                                 \
+  inline void spmv(CBLAS_UPLO uplo, int n, T alpha, const T* ap, const T* x, int incx, T beta, T* y, int incy) {    \
+    cblas_##p##packed##mv(kColumnMajor, uplo, n, scalar_arg(alpha), ap, x, incx, scalar_arg(beta), y, incy);        \
+  }                                                                                                                 \
+  inline void syr(CBLAS_UPLO uplo, int n, RealOf<T> alpha, const T* x, int incx, T* a, int lda) {                   \
+    cblas_##p##full##r(kColumnMajor, uplo, n, alpha, x, incx, a, lda);                                              \
+  }                                                                                                                 \
+  inline void spr(CBLAS_UPLO uplo, int n, RealOf<T> alpha, const T* x, int incx, T* ap) {                           \
+    cblas_##p##packed##r(kColumnMajor, uplo, n, alpha, x, incx, ap);                                                \
+  }                                                                                                                 \
+  inline void syr2(CBLAS_UPLO uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* a, int lda) {    \
+    cblas_##p##full##r2(kColumnMajor, uplo, n, scalar_arg(alpha), x, incx, y, incy, a, lda);                        \
+  }                                                                                                                 \
+  inline void spr2(CBLAS_UPLO uplo, int n, T alpha, const T* x, int incx, const T* y, int incy, T* ap) {            \
+    cblas_##p##packed##r2(kColumnMajor, uplo, n, scalar_arg(alpha), x, incx, y, incy, ap);                          \
   }
 CUCPU_BLAS_SYMMETRIC2(float, s, sy, sp, sb)
 CUCPU_BLAS_SYMMETRIC2(double, d, sy, sp, sb)

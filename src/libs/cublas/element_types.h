@@ -23,7 +23,7 @@ inline uint16_t float_to_bfloat16(float value) {
   uint32_t bits;
   std::memcpy(&bits, &value, sizeof bits);
   if ((bits & 0x7fffffffu) > 0x7f800000u) return static_cast<uint16_t>((bits >> 16) | 0x40);  // quiet NaN
-  bits += 0x7fffu + ((bits >> 16) & 1);  // round to nearest even
+  bits += 0x7fffu + ((bits >> 16) & 1);                                                       // round to nearest even
   return static_cast<uint16_t>(bits >> 16);
 }
 
@@ -63,12 +63,18 @@ W load_element(const void* base, cudaDataType type, size_t index) {
     }
   } else {
     switch (type) {
-      case CUDA_R_16F: return static_cast<W>(static_cast<const _Float16*>(base)[index]);
-      case CUDA_R_16BF: return static_cast<W>(bfloat16_to_float(static_cast<const uint16_t*>(base)[index]));
-      case CUDA_R_8I: return static_cast<W>(static_cast<const int8_t*>(base)[index]);
-      case CUDA_R_32I: return static_cast<W>(static_cast<const int32_t*>(base)[index]);
-      case CUDA_R_64F: return static_cast<W>(static_cast<const double*>(base)[index]);
-      default: return static_cast<W>(static_cast<const float*>(base)[index]);
+      case CUDA_R_16F:
+        return static_cast<W>(static_cast<const _Float16*>(base)[index]);
+      case CUDA_R_16BF:
+        return static_cast<W>(bfloat16_to_float(static_cast<const uint16_t*>(base)[index]));
+      case CUDA_R_8I:
+        return static_cast<W>(static_cast<const int8_t*>(base)[index]);
+      case CUDA_R_32I:
+        return static_cast<W>(static_cast<const int32_t*>(base)[index]);
+      case CUDA_R_64F:
+        return static_cast<W>(static_cast<const double*>(base)[index]);
+      default:
+        return static_cast<W>(static_cast<const float*>(base)[index]);
     }
   }
 }
@@ -85,25 +91,43 @@ void store_element(void* base, cudaDataType type, size_t index, W value) {
     }
   } else {
     switch (type) {
-      case CUDA_R_16F: static_cast<_Float16*>(base)[index] = static_cast<_Float16>(value); return;
+      case CUDA_R_16F:
+        static_cast<_Float16*>(base)[index] = static_cast<_Float16>(value);
+        return;
       case CUDA_R_16BF:
         static_cast<uint16_t*>(base)[index] = float_to_bfloat16(static_cast<float>(value));
         return;
-      case CUDA_R_32I: static_cast<int32_t*>(base)[index] = static_cast<int32_t>(value); return;
-      case CUDA_R_64F: static_cast<double*>(base)[index] = static_cast<double>(value); return;
-      default: static_cast<float*>(base)[index] = static_cast<float>(value); return;
+      case CUDA_R_32I:
+        static_cast<int32_t*>(base)[index] = static_cast<int32_t>(value);
+        return;
+      case CUDA_R_64F:
+        static_cast<double*>(base)[index] = static_cast<double>(value);
+        return;
+      default:
+        static_cast<float*>(base)[index] = static_cast<float>(value);
+        return;
     }
   }
 }
 
 inline size_t element_size(cudaDataType type) {
   switch (type) {
-    case CUDA_R_8I: return 1;
-    case CUDA_R_16F: case CUDA_R_16BF: case CUDA_C_8I: return 2;
-    case CUDA_R_32F: case CUDA_R_32I: return 4;
-    case CUDA_R_64F: case CUDA_C_32F: return 8;
-    case CUDA_C_64F: return 16;
-    default: return 0;
+    case CUDA_R_8I:
+      return 1;
+    case CUDA_R_16F:
+    case CUDA_R_16BF:
+    case CUDA_C_8I:
+      return 2;
+    case CUDA_R_32F:
+    case CUDA_R_32I:
+      return 4;
+    case CUDA_R_64F:
+    case CUDA_C_32F:
+      return 8;
+    case CUDA_C_64F:
+      return 16;
+    default:
+      return 0;
   }
 }
 

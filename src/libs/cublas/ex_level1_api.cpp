@@ -19,11 +19,18 @@ namespace {
 // or CUDA_R_8I (none) for a type these routines do not take.
 cudaDataType execution_of(cudaDataType type) {
   switch (type) {
-    case CUDA_R_16F: case CUDA_R_16BF: case CUDA_R_32F: return CUDA_R_32F;
-    case CUDA_R_64F: return CUDA_R_64F;
-    case CUDA_C_32F: return CUDA_C_32F;
-    case CUDA_C_64F: return CUDA_C_64F;
-    default: return CUDA_R_8I;
+    case CUDA_R_16F:
+    case CUDA_R_16BF:
+    case CUDA_R_32F:
+      return CUDA_R_32F;
+    case CUDA_R_64F:
+      return CUDA_R_64F;
+    case CUDA_C_32F:
+      return CUDA_C_32F;
+    case CUDA_C_64F:
+      return CUDA_C_64F;
+    default:
+      return CUDA_R_8I;
   }
 }
 
@@ -31,10 +38,14 @@ cudaDataType execution_of(cudaDataType type) {
 template <typename Body>
 void with_type(cudaDataType execution, Body body) {
   switch (execution) {
-    case CUDA_R_32F: return body(float{});
-    case CUDA_R_64F: return body(double{});
-    case CUDA_C_32F: return body(cuComplex{});
-    default: return body(cuDoubleComplex{});
+    case CUDA_R_32F:
+      return body(float{});
+    case CUDA_R_64F:
+      return body(double{});
+    case CUDA_C_32F:
+      return body(cuComplex{});
+    default:
+      return body(cuDoubleComplex{});
   }
 }
 
@@ -77,7 +88,8 @@ cublasStatus_t dot_ex(cublasHandle_t handle, const char* function, int64_t n, co
                       int64_t incx, const void* y, cudaDataType y_type, int64_t incy, void* result,
                       cudaDataType result_type, cudaDataType execution, bool conjugate) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (x_type != y_type || x_type != result_type || execution_of(x_type) != execution) return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (x_type != y_type || x_type != result_type || execution_of(x_type) != execution)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
   return reduce(handle, function, result, element_size(result_type),
                 {vector(x, n, incx, x_type), vector(y, n, incy, y_type)}, [=] {
                   with_type(execution, [&]<typename W>(W) {
@@ -151,14 +163,15 @@ cublasStatus_t axpy_ex(cublasHandle_t handle, const char* function, int64_t n, c
     return CUBLAS_STATUS_NOT_SUPPORTED;
   if (n <= 0) return CUBLAS_STATUS_SUCCESS;
   const RawScalar s_alpha(handle, alpha, element_size(alpha_type));
-  return run(handle, function, {s_alpha.range(), x ? vector(x, n, incx, x_type) : DeviceRange{}, vector(y, n, incy, y_type)},
-             [=] {
+  return run(handle, function,
+             {s_alpha.range(), x ? vector(x, n, incx, x_type) : DeviceRange{}, vector(y, n, incy, y_type)}, [=] {
                with_type(execution, [&]<typename W>(W) {
                  const W a = load_element<W>(s_alpha.value(), alpha_type, 0);
                  for (int64_t i = 0; i < n; ++i) {
                    const size_t at = index(i, n, incy);
                    const W current = load_element<W>(y, y_type, at);
-                   const W value = x ? add(current, mul(a, load_element<W>(x, x_type, index(i, n, incx)))) : mul(a, current);
+                   const W value =
+                       x ? add(current, mul(a, load_element<W>(x, x_type, index(i, n, incx)))) : mul(a, current);
                    store_element<W>(y, y_type, at, value);
                  }
                });
@@ -190,52 +203,52 @@ cublasStatus_t move_ex(cublasHandle_t handle, const char* function, int64_t n, v
 
 using namespace cucpu::cublas;
 
-#define CUCPU_EX_LEVEL1(I, suffix)                                                                                     \
-  cublasStatus_t CUBLASWINAPI cublasDotEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,       \
-                                                  I incx, const void* y, cudaDataType yType, I incy, void* result,     \
-                                                  cudaDataType resultType, cudaDataType executionType) {               \
-    return dot_ex(handle, __func__, n, x, xType, incx, y, yType, incy, result, resultType, executionType, false);      \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasDotcEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,      \
-                                                   I incx, const void* y, cudaDataType yType, I incy, void* result,    \
-                                                   cudaDataType resultType, cudaDataType executionType) {              \
-    return dot_ex(handle, __func__, n, x, xType, incx, y, yType, incy, result, resultType, executionType, true);       \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasNrm2Ex##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,      \
-                                                   I incx, void* result, cudaDataType resultType,                      \
-                                                   cudaDataType executionType) {                                       \
-    return norm_ex<true>(handle, __func__, n, x, xType, incx, result, resultType, executionType);                      \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasAsumEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,      \
-                                                   I incx, void* result, cudaDataType resultType,                      \
-                                                   cudaDataType executiontype) {                                       \
-    return norm_ex<false>(handle, __func__, n, x, xType, incx, result, resultType, executiontype);                     \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasIamaxEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,     \
-                                                    I incx, I* result) {                                               \
-    return extreme_ex<true>(handle, __func__, n, x, xType, incx, result, sizeof(I));                                   \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasIaminEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,     \
-                                                    I incx, I* result) {                                               \
-    return extreme_ex<false>(handle, __func__, n, x, xType, incx, result, sizeof(I));                                  \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasAxpyEx##suffix(cublasHandle_t handle, I n, const void* alpha,                      \
-                                                   cudaDataType alphaType, const void* x, cudaDataType xType, I incx,  \
-                                                   void* y, cudaDataType yType, I incy, cudaDataType executiontype) {  \
-    return axpy_ex(handle, __func__, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype);              \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasScalEx##suffix(cublasHandle_t handle, I n, const void* alpha,                      \
-                                                   cudaDataType alphaType, void* x, cudaDataType xType, I incx,        \
-                                                   cudaDataType executionType) {                                       \
-    return axpy_ex(handle, __func__, n, alpha, alphaType, nullptr, xType, incx, x, xType, incx, executionType);        \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasCopyEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,      \
-                                                   I incx, void* y, cudaDataType yType, I incy) {                      \
-    return move_ex<false>(handle, __func__, n, const_cast<void*>(x), xType, incx, y, yType, incy);                     \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublasSwapEx##suffix(cublasHandle_t handle, I n, void* x, cudaDataType xType, I incx,    \
-                                                   void* y, cudaDataType yType, I incy) {                              \
-    return move_ex<true>(handle, __func__, n, x, xType, incx, y, yType, incy);                                         \
+#define CUCPU_EX_LEVEL1(I, suffix)                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublasDotEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,      \
+                                                  I incx, const void* y, cudaDataType yType, I incy, void* result,    \
+                                                  cudaDataType resultType, cudaDataType executionType) {              \
+    return dot_ex(handle, __func__, n, x, xType, incx, y, yType, incy, result, resultType, executionType, false);     \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasDotcEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,     \
+                                                   I incx, const void* y, cudaDataType yType, I incy, void* result,   \
+                                                   cudaDataType resultType, cudaDataType executionType) {             \
+    return dot_ex(handle, __func__, n, x, xType, incx, y, yType, incy, result, resultType, executionType, true);      \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasNrm2Ex##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,     \
+                                                   I incx, void* result, cudaDataType resultType,                     \
+                                                   cudaDataType executionType) {                                      \
+    return norm_ex<true>(handle, __func__, n, x, xType, incx, result, resultType, executionType);                     \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasAsumEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,     \
+                                                   I incx, void* result, cudaDataType resultType,                     \
+                                                   cudaDataType executiontype) {                                      \
+    return norm_ex<false>(handle, __func__, n, x, xType, incx, result, resultType, executiontype);                    \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasIamaxEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,    \
+                                                    I incx, I* result) {                                              \
+    return extreme_ex<true>(handle, __func__, n, x, xType, incx, result, sizeof(I));                                  \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasIaminEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,    \
+                                                    I incx, I* result) {                                              \
+    return extreme_ex<false>(handle, __func__, n, x, xType, incx, result, sizeof(I));                                 \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasAxpyEx##suffix(cublasHandle_t handle, I n, const void* alpha,                     \
+                                                   cudaDataType alphaType, const void* x, cudaDataType xType, I incx, \
+                                                   void* y, cudaDataType yType, I incy, cudaDataType executiontype) { \
+    return axpy_ex(handle, __func__, n, alpha, alphaType, x, xType, incx, y, yType, incy, executiontype);             \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasScalEx##suffix(cublasHandle_t handle, I n, const void* alpha,                     \
+                                                   cudaDataType alphaType, void* x, cudaDataType xType, I incx,       \
+                                                   cudaDataType executionType) {                                      \
+    return axpy_ex(handle, __func__, n, alpha, alphaType, nullptr, xType, incx, x, xType, incx, executionType);       \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasCopyEx##suffix(cublasHandle_t handle, I n, const void* x, cudaDataType xType,     \
+                                                   I incx, void* y, cudaDataType yType, I incy) {                     \
+    return move_ex<false>(handle, __func__, n, const_cast<void*>(x), xType, incx, y, yType, incy);                    \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasSwapEx##suffix(cublasHandle_t handle, I n, void* x, cudaDataType xType, I incx,   \
+                                                   void* y, cudaDataType yType, I incy) {                             \
+    return move_ex<true>(handle, __func__, n, x, xType, incx, y, yType, incy);                                        \
   }
 
 extern "C" {

@@ -16,7 +16,7 @@ namespace {
 
 template <typename T, typename I>
 T element(const T* a, I ld, cublasOperation_t op, I row, I column) {
-  return op == CUBLAS_OP_N ? a[row + column * ld]
+  return op == CUBLAS_OP_N   ? a[row + column * ld]
          : op == CUBLAS_OP_T ? a[column + row * ld]
                              : conjugate(a[column + row * ld]);
 }
@@ -26,8 +26,13 @@ cublasStatus_t geam(cublasHandle_t handle, const char* function, cublasOperation
                     I m, I n, const T* alpha, const T* A, I lda, const T* beta, const T* B, I ldb, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const Shape<I> a = operand(transa, m, n), b = operand(transb, m, n);
-  if (int bad = first_broken({{valid(transa), 1}, {valid(transb), 2}, {m >= 0, 3}, {n >= 0, 4},
-                               {leading_ok(lda, a.rows), 7}, {leading_ok(ldb, b.rows), 10}, {leading_ok(ldc, m), 12}}))
+  if (int bad = first_broken({{valid(transa), 1},
+                              {valid(transb), 2},
+                              {m >= 0, 3},
+                              {n >= 0, 4},
+                              {leading_ok(lda, a.rows), 7},
+                              {leading_ok(ldb, b.rows), 10},
+                              {leading_ok(ldc, m), 12}}))
     return invalid_parameter(function, bad);
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   // In place only as C = alpha C + beta op(B) or C = alpha op(A) + beta C, with C's layout.
@@ -56,7 +61,8 @@ template <typename T, typename I>
 cublasStatus_t dgmm(cublasHandle_t handle, const char* function, cublasSideMode_t mode, I m, I n, const T* A, I lda,
                     const T* x, I incx, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
-  if (int bad = first_broken({{valid(mode), 1}, {m >= 0, 2}, {n >= 0, 3}, {leading_ok(lda, m), 5}, {leading_ok(ldc, m), 9}}))
+  if (int bad =
+          first_broken({{valid(mode), 1}, {m >= 0, 2}, {n >= 0, 3}, {leading_ok(lda, m), 5}, {leading_ok(ldc, m), 9}}))
     return invalid_parameter(function, bad);
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
   const I length = mode == CUBLAS_SIDE_LEFT ? m : n;
@@ -77,29 +83,34 @@ cublasStatus_t syrkx(cublasHandle_t handle, const char* function, cublasFillMode
                      I k, const T* alpha, const T* A, I lda, const T* B, I ldb, const S* beta, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const Shape<I> a = operand(trans, n, k);
-  if (int bad = first_broken({{valid(uplo), 1}, {valid(trans), 2}, {n >= 0, 3}, {k >= 0, 4}, {leading_ok(lda, a.rows), 7},
-                               {leading_ok(ldb, a.rows), 9}, {leading_ok(ldc, n), 12}}))
+  if (int bad = first_broken({{valid(uplo), 1},
+                              {valid(trans), 2},
+                              {n >= 0, 3},
+                              {k >= 0, 4},
+                              {leading_ok(lda, a.rows), 7},
+                              {leading_ok(ldb, a.rows), 9},
+                              {leading_ok(ldc, n), 12}}))
     return invalid_parameter(function, bad);
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha);
   Scalar<S> s_beta(handle, beta);
-  return run(handle, function,
-             {s_alpha.range(), s_beta.range(), matrix(A, a, lda), matrix(B, a, ldb), matrix(C, Shape<I>{n, n}, ldc)},
-             [=] {
-               std::vector<T> product(static_cast<size_t>(n) * n);
-               const cublasOperation_t second = trans == CUBLAS_OP_N ? (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T) : CUBLAS_OP_N;
-               gemm(to_cblas(trans), to_cblas(second), n, n, k, s_alpha(), A, lda, B, ldb, T{}, product.data(), n);
-               const T beta_value = promote<T>(s_beta());
-               for (I j = 0; j < n; ++j)
-                 for (I i = uplo == CUBLAS_FILL_MODE_LOWER ? j : 0; i < (uplo == CUBLAS_FILL_MODE_LOWER ? n : j + 1); ++i) {
-                   T& c = C[i + j * ldc];
-                   c = add(product[i + j * n], is_zero(beta_value) ? T{} : mul(beta_value, c));
-                   if constexpr (hermitian && is_complex<T>)
-                     if (i == j) c.y = 0;  // a Hermitian matrix's diagonal is real
-                 }
-             });
+  return run(
+      handle, function,
+      {s_alpha.range(), s_beta.range(), matrix(A, a, lda), matrix(B, a, ldb), matrix(C, Shape<I>{n, n}, ldc)}, [=] {
+        std::vector<T> product(static_cast<size_t>(n) * n);
+        const cublasOperation_t second = trans == CUBLAS_OP_N ? (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T) : CUBLAS_OP_N;
+        gemm(to_cblas(trans), to_cblas(second), n, n, k, s_alpha(), A, lda, B, ldb, T{}, product.data(), n);
+        const T beta_value = promote<T>(s_beta());
+        for (I j = 0; j < n; ++j)
+          for (I i = uplo == CUBLAS_FILL_MODE_LOWER ? j : 0; i < (uplo == CUBLAS_FILL_MODE_LOWER ? n : j + 1); ++i) {
+            T& c = C[i + j * ldc];
+            c = add(product[i + j * n], is_zero(beta_value) ? T{} : mul(beta_value, c));
+            if constexpr (hermitian && is_complex<T>)
+              if (i == j) c.y = 0;  // a Hermitian matrix's diagonal is real
+          }
+      });
 }
 
 // The complex symmetric (not Hermitian) level-2 routines, which BLAS has no form of:
@@ -132,7 +143,8 @@ cublasStatus_t complex_symv(cublasHandle_t handle, const char* function, cublasF
                std::vector<T> result(static_cast<size_t>(n));
                for (I i = 0; i < n; ++i) {
                  T sum{};
-                 for (I j = 0; j < n; ++j) sum = add(sum, mul(symmetric_element(A, lda, uplo, i, j), at(x, n, incx, j)));
+                 for (I j = 0; j < n; ++j)
+                   sum = add(sum, mul(symmetric_element(A, lda, uplo, i, j), at(x, n, incx, j)));
                  result[i] = add(mul(alpha_value, sum), is_zero(beta_value) ? T{} : mul(beta_value, at(y, n, incy, i)));
                }
                for (I i = 0; i < n; ++i) y[incy >= 0 ? i * incy : (n - 1 - i) * -incy] = result[i];
@@ -153,7 +165,8 @@ cublasStatus_t complex_syr(cublasHandle_t handle, const char* function, cublasFi
              [=] {
                const T alpha_value = s_alpha();
                for (I j = 0; j < n; ++j)
-                 for (I i = uplo == CUBLAS_FILL_MODE_LOWER ? j : 0; i < (uplo == CUBLAS_FILL_MODE_LOWER ? n : j + 1); ++i) {
+                 for (I i = uplo == CUBLAS_FILL_MODE_LOWER ? j : 0; i < (uplo == CUBLAS_FILL_MODE_LOWER ? n : j + 1);
+                      ++i) {
                    T update = mul(at(x, n, incx, i), y ? at(y, n, incy, j) : at(x, n, incx, j));
                    if (y) update = add(update, mul(at(y, n, incy, i), at(x, n, incx, j)));
                    A[i + j * lda] = add(A[i + j * lda], mul(alpha_value, update));
@@ -198,11 +211,11 @@ using namespace cucpu::cublas;
     return dgmm(handle, __func__, mode, m, n, A, lda, x, incx, C, ldc);                                               \
   }
 
-#define CUCPU_SYRKX(X, T, I, suffix, name, hermitian, S)                                                              \
-  cublasStatus_t CUBLASWINAPI cublas##X##name##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
-                                                      cublasOperation_t trans, I n, I k, const T* alpha, const T* A,   \
-                                                      I lda, const T* B, I ldb, const S* beta, T* C, I ldc) {          \
-    return syrkx<hermitian>(handle, __func__, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                 \
+#define CUCPU_SYRKX(X, T, I, suffix, name, hermitian, S)                                                             \
+  cublasStatus_t CUBLASWINAPI cublas##X##name##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                  \
+                                                      cublasOperation_t trans, I n, I k, const T* alpha, const T* A, \
+                                                      I lda, const T* B, I ldb, const S* beta, T* C, I ldc) {        \
+    return syrkx<hermitian>(handle, __func__, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);               \
   }
 
 #define CUCPU_PACKED(X, T)                                                                                             \
@@ -215,20 +228,20 @@ using namespace cucpu::cublas;
     return packed_conversion<false>(handle, __func__, uplo, n, A, AP, lda);                                            \
   }
 
-#define CUCPU_COMPLEX_SYMMETRIC(X, T, I, suffix)                                                                       \
-  cublasStatus_t CUBLASWINAPI cublas##X##symv##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,               \
-                                                      const T* alpha, const T* A, I lda, const T* x, I incx,           \
-                                                      const T* beta, T* y, I incy) {                                   \
-    return complex_symv(handle, __func__, uplo, n, alpha, A, lda, x, incx, beta, y, incy);                             \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##syr##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,                \
-                                                     const T* alpha, const T* x, I incx, T* A, I lda) {                \
-    return complex_syr(handle, __func__, uplo, n, alpha, x, incx, static_cast<const T*>(nullptr), I{1}, A, lda);       \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##syr2##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,               \
-                                                      const T* alpha, const T* x, I incx, const T* y, I incy, T* A,    \
-                                                      I lda) {                                                         \
-    return complex_syr(handle, __func__, uplo, n, alpha, x, incx, y, incy, A, lda);                                    \
+#define CUCPU_COMPLEX_SYMMETRIC(X, T, I, suffix)                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##symv##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,            \
+                                                      const T* alpha, const T* A, I lda, const T* x, I incx,        \
+                                                      const T* beta, T* y, I incy) {                                \
+    return complex_symv(handle, __func__, uplo, n, alpha, A, lda, x, incx, beta, y, incy);                          \
+  }                                                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##syr##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,             \
+                                                     const T* alpha, const T* x, I incx, T* A, I lda) {             \
+    return complex_syr(handle, __func__, uplo, n, alpha, x, incx, static_cast<const T*>(nullptr), I{1}, A, lda);    \
+  }                                                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##syr2##suffix(cublasHandle_t handle, cublasFillMode_t uplo, I n,            \
+                                                      const T* alpha, const T* x, I incx, const T* y, I incy, T* A, \
+                                                      I lda) {                                                      \
+    return complex_syr(handle, __func__, uplo, n, alpha, x, incx, y, incy, A, lda);                                 \
   }
 
 extern "C" {

@@ -11,14 +11,16 @@ namespace cucpu::cublas {
 
 cublasComputeType_t single_precision_compute(cublasHandle_t handle) {
   switch (handle->math_mode & ~CUBLAS_MATH_DISALLOW_REDUCED_PRECISION_REDUCTION) {
-    case CUBLAS_TF32_TENSOR_OP_MATH: return CUBLAS_COMPUTE_32F_FAST_TF32;
-    case CUBLAS_TENSOR_OP_MATH: return CUBLAS_COMPUTE_32F_FAST_16F;
-    default: return CUBLAS_COMPUTE_32F;
+    case CUBLAS_TF32_TENSOR_OP_MATH:
+      return CUBLAS_COMPUTE_32F_FAST_TF32;
+    case CUBLAS_TENSOR_OP_MATH:
+      return CUBLAS_COMPUTE_32F_FAST_16F;
+    default:
+      return CUBLAS_COMPUTE_32F;
   }
 }
 
-cublasStatus_t gemm_ex(cublasHandle_t handle, const char* function, const GemmExArguments& g,
-                       BatchMatrices matrices) {
+cublasStatus_t gemm_ex(cublasHandle_t handle, const char* function, const GemmExArguments& g, BatchMatrices matrices) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   // cublasGemmEx names its bad argument (lda is its parameter 9, ldb 12, ldc 16); what the
   // other Ex forms print is not known: they refuse quietly.
@@ -37,22 +39,22 @@ cublasStatus_t gemm_ex(cublasHandle_t handle, const char* function, const GemmEx
     return DeviceRange{array, array ? sizeof(void*) * static_cast<size_t>(g.count) : 0};
   };
   const MixedGemm product{g.transa, g.transb, g.m, g.n, g.k, g.a_type, g.lda, g.b_type, g.ldb, g.c_type, g.ldc, *how};
-  return run(handle, function,
-             {alpha.range(), beta.range(), pointer_array(g.arrays[0]), pointer_array(g.arrays[1]),
-              pointer_array(g.arrays[2])},
-             [=] {
-               const Shape<int64_t> a = operand(g.transa, g.m, g.k), b = operand(g.transb, g.k, g.n);
-               for (int64_t i = 0; i < g.count; ++i) {
-                 auto [A, B, C] = matrices(i);
-                 if (!libs::require_device_memory(function, matrix_range(A, a.rows, a.columns, g.lda,
-                                                                          element_size(g.a_type))) ||
-                     !libs::require_device_memory(function, matrix_range(B, b.rows, b.columns, g.ldb,
-                                                                          element_size(g.b_type))) ||
-                     !libs::require_device_memory(function, matrix_range(C, g.m, g.n, g.ldc, element_size(g.c_type))))
-                   return;
-                 multiply(product, alpha.value(), beta.value(), A, B, C);
-               }
-             });
+  return run(
+      handle, function,
+      {alpha.range(), beta.range(), pointer_array(g.arrays[0]), pointer_array(g.arrays[1]), pointer_array(g.arrays[2])},
+      [=] {
+        const Shape<int64_t> a = operand(g.transa, g.m, g.k), b = operand(g.transb, g.k, g.n);
+        for (int64_t i = 0; i < g.count; ++i) {
+          auto [A, B, C] = matrices(i);
+          if (!libs::require_device_memory(function,
+                                           matrix_range(A, a.rows, a.columns, g.lda, element_size(g.a_type))) ||
+              !libs::require_device_memory(function,
+                                           matrix_range(B, b.rows, b.columns, g.ldb, element_size(g.b_type))) ||
+              !libs::require_device_memory(function, matrix_range(C, g.m, g.n, g.ldc, element_size(g.c_type))))
+            return;
+          multiply(product, alpha.value(), beta.value(), A, B, C);
+        }
+      });
 }
 
 }  // namespace cucpu::cublas

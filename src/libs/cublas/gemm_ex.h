@@ -27,8 +27,8 @@ struct GemmExArguments {
   cudaDataType c_type;
   int64_t ldc;
   cublasComputeType_t compute;
-  int64_t count;           // batch entries
-  const void* arrays[3];   // the pointer arrays of a batched call (device memory), or null
+  int64_t count;          // batch entries
+  const void* arrays[3];  // the pointer arrays of a batched call (device memory), or null
 };
 
 // One matrix (count 1) at fixed addresses.

@@ -23,7 +23,8 @@ namespace {
 thread_local bool quiet_parameter_errors = false;
 
 std::string upper(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](char c) { return std::toupper(static_cast<unsigned char>(c)); });
+  std::transform(text.begin(), text.end(), text.begin(),
+                 [](char c) { return std::toupper(static_cast<unsigned char>(c)); });
   return text;
 }
 
@@ -53,7 +54,8 @@ cublasStatus_t invalid_parameter(const char* function, int position) {
   } else if (routine == "getrfBatched" || routine == "getriBatched") {
     label = type + "BATCHED_" + upper(routine.substr(0, 5)) + " ";
     position = -position;
-  } else if (std::any_of(routine.begin(), routine.end(), [](char c) { return std::isupper(static_cast<unsigned char>(c)); })) {
+  } else if (std::any_of(routine.begin(), routine.end(),
+                         [](char c) { return std::isupper(static_cast<unsigned char>(c)); })) {
     label = base;
   } else {
     label = upper(base);

@@ -41,7 +41,7 @@ cublasStatus CUBLASWINAPI cublasAlloc(int n, int elemSize, void** devicePtr) {
 
 cublasStatus CUBLASWINAPI cublasFree(void* devicePtr) {
   return cuMemFree(reinterpret_cast<CUdeviceptr>(devicePtr)) == CUDA_SUCCESS ? CUBLAS_STATUS_SUCCESS
-                                                                              : CUBLAS_STATUS_INTERNAL_ERROR;
+                                                                             : CUBLAS_STATUS_INTERNAL_ERROR;
 }
 
 }  // extern "C"

@@ -69,8 +69,7 @@ cublasStatus_t scal(cublasHandle_t handle, const char* function, I n, const S* a
   if (n <= 0 || incx <= 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, incx)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<S> s_alpha(handle, alpha);
-  return run(handle, function, {s_alpha.range(), vector(x, n, incx)},
-             [=] { cublas::scal(n, s_alpha(), x, incx); });
+  return run(handle, function, {s_alpha.range(), vector(x, n, incx)}, [=] { cublas::scal(n, s_alpha(), x, incx); });
 }
 
 template <typename T, typename I>
@@ -132,28 +131,25 @@ cublasStatus_t rot(cublasHandle_t handle, const char* function, I n, T* x, I inc
 
 using namespace cucpu::cublas;
 
-#define CUCPU_LEVEL1(X, Xl, T, I, suffix)                                                                              \
-  cublasStatus_t CUBLASWINAPI cublas##X##axpy##suffix(cublasHandle_t handle, I n, const T* alpha, const T* x,      \
-                                                      I incx, T* y, I incy) {                                      \
-    return axpy(handle, __func__, n, alpha, x, incx, y, incy);                                                     \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublas##X##copy##suffix(cublasHandle_t handle, I n, const T* x, I incx, T* y,        \
-                                                      I incy) {                                                    \
-    return copy(handle, __func__, n, x, incx, y, incy);                                                            \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublas##X##swap##suffix(cublasHandle_t handle, I n, T* x, I incx, T* y, I incy) {    \
-    return swap(handle, __func__, n, x, incx, y, incy);                                                            \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublas##X##scal##suffix(cublasHandle_t handle, I n, const T* alpha, T* x, I incx) {  \
-    return scal(handle, __func__, n, alpha, x, incx);                                                              \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublasI##Xl##amax##suffix(cublasHandle_t handle, I n, const T* x, I incx,             \
-                                                       I* result) {                                                \
-    return extreme<true>(handle, __func__, n, x, incx, result);                                                    \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublasI##Xl##amin##suffix(cublasHandle_t handle, I n, const T* x, I incx,             \
-                                                       I* result) {                                                \
-    return extreme<false>(handle, __func__, n, x, incx, result);                                                   \
+#define CUCPU_LEVEL1(X, Xl, T, I, suffix)                                                                             \
+  cublasStatus_t CUBLASWINAPI cublas##X##axpy##suffix(cublasHandle_t handle, I n, const T* alpha, const T* x, I incx, \
+                                                      T* y, I incy) {                                                 \
+    return axpy(handle, __func__, n, alpha, x, incx, y, incy);                                                        \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##copy##suffix(cublasHandle_t handle, I n, const T* x, I incx, T* y, I incy) { \
+    return copy(handle, __func__, n, x, incx, y, incy);                                                               \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##swap##suffix(cublasHandle_t handle, I n, T* x, I incx, T* y, I incy) {       \
+    return swap(handle, __func__, n, x, incx, y, incy);                                                               \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##scal##suffix(cublasHandle_t handle, I n, const T* alpha, T* x, I incx) {     \
+    return scal(handle, __func__, n, alpha, x, incx);                                                                 \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasI##Xl##amax##suffix(cublasHandle_t handle, I n, const T* x, I incx, I* result) {  \
+    return extreme<true>(handle, __func__, n, x, incx, result);                                                       \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublasI##Xl##amin##suffix(cublasHandle_t handle, I n, const T* x, I incx, I* result) {  \
+    return extreme<false>(handle, __func__, n, x, incx, result);                                                      \
   }
 
 // Routines whose names carry the result's type too (Scnrm2, Dzasum) or only exist for real types.
@@ -173,34 +169,34 @@ using namespace cucpu::cublas;
     return rot(handle, __func__, n, x, incx, y, incy, c, s);                                                       \
   }
 
-#define CUCPU_LEVEL1_COMPLEX(X, Xl, R, Rl, T, I, suffix)                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##dotu##suffix(cublasHandle_t handle, I n, const T* x, I incx, const T* y,  \
-                                                      I incy, T* result) {                                         \
-    return dot(handle, __func__, n, x, incx, y, incy, result, false);                                              \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublas##X##dotc##suffix(cublasHandle_t handle, I n, const T* x, I incx, const T* y,  \
-                                                      I incy, T* result) {                                         \
-    return dot(handle, __func__, n, x, incx, y, incy, result, true);                                               \
-  }                                                                                                                \
+#define CUCPU_LEVEL1_COMPLEX(X, Xl, R, Rl, T, I, suffix)                                                            \
+  cublasStatus_t CUBLASWINAPI cublas##X##dotu##suffix(cublasHandle_t handle, I n, const T* x, I incx, const T* y,   \
+                                                      I incy, T* result) {                                          \
+    return dot(handle, __func__, n, x, incx, y, incy, result, false);                                               \
+  }                                                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##dotc##suffix(cublasHandle_t handle, I n, const T* x, I incx, const T* y,   \
+                                                      I incy, T* result) {                                          \
+    return dot(handle, __func__, n, x, incx, y, incy, result, true);                                                \
+  }                                                                                                                 \
   cublasStatus_t CUBLASWINAPI cublas##R##Xl##nrm2##suffix(cublasHandle_t handle, I n, const T* x, I incx,           \
-                                                         RealOf<T>* result) {                                \
-    return nrm2(handle, __func__, n, x, incx, result);                                                             \
-  }                                                                                                                \
+                                                          RealOf<T>* result) {                                      \
+    return nrm2(handle, __func__, n, x, incx, result);                                                              \
+  }                                                                                                                 \
   cublasStatus_t CUBLASWINAPI cublas##R##Xl##asum##suffix(cublasHandle_t handle, I n, const T* x, I incx,           \
-                                                         RealOf<T>* result) {                                \
-    return asum(handle, __func__, n, x, incx, result);                                                             \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublas##X##Rl##scal##suffix(cublasHandle_t handle, I n, const RealOf<T>* alpha, \
-                                                         T* x, I incx) {                                           \
-    return scal(handle, __func__, n, alpha, x, incx);                                                              \
-  }                                                                                                                \
-  cublasStatus_t CUBLASWINAPI cublas##X##rot##suffix(cublasHandle_t handle, I n, T* x, I incx, T* y, I incy,       \
-                                                     const RealOf<T>* c, const T* s) {                       \
-    return rot(handle, __func__, n, x, incx, y, incy, c, s);                                                       \
-  }                                                                                                                \
+                                                          RealOf<T>* result) {                                      \
+    return asum(handle, __func__, n, x, incx, result);                                                              \
+  }                                                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##Rl##scal##suffix(cublasHandle_t handle, I n, const RealOf<T>* alpha, T* x, \
+                                                          I incx) {                                                 \
+    return scal(handle, __func__, n, alpha, x, incx);                                                               \
+  }                                                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##rot##suffix(cublasHandle_t handle, I n, T* x, I incx, T* y, I incy,        \
+                                                     const RealOf<T>* c, const T* s) {                              \
+    return rot(handle, __func__, n, x, incx, y, incy, c, s);                                                        \
+  }                                                                                                                 \
   cublasStatus_t CUBLASWINAPI cublas##X##Rl##rot##suffix(cublasHandle_t handle, I n, T* x, I incx, T* y, I incy,    \
-                                                        const RealOf<T>* c, const RealOf<T>* s) {      \
-    return rot(handle, __func__, n, x, incx, y, incy, c, s);                                                       \
+                                                         const RealOf<T>* c, const RealOf<T>* s) {                  \
+    return rot(handle, __func__, n, x, incx, y, incy, c, s);                                                        \
   }
 
 extern "C" {

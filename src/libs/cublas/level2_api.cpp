@@ -29,9 +29,9 @@ DeviceRange packed(const T* ap, I n) {
 
 // The same, for the routines that refuse quietly (symv and its banded and packed forms
 // print nothing on the H200).
-#define CUCPU_REQUIRE_QUIETLY(scalars, ...)                                  \
-  do {                                                                       \
-    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                       \
+#define CUCPU_REQUIRE_QUIETLY(scalars, ...)                                            \
+  do {                                                                                 \
+    if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;                                 \
     if (first_broken({__VA_ARGS__}) || !(scalars)) return CUBLAS_STATUS_INVALID_VALUE; \
   } while (0)
 
@@ -80,14 +80,14 @@ cublasStatus_t triangular(cublasHandle_t handle, const char* function, cublasFil
                           cublasDiagType_t diag, I n, I k, const T* A, I lda, T* x, I incx) {
   // uplo 1, trans 2, diag 3, n 4, then full: lda 6, incx 8; banded: k 5, lda 7, incx 9; packed: incx 7.
   constexpr int shift = storage == Storage::Banded ? 1 : 0;
-  CUCPU_REQUIRE(true, {valid(uplo), 1}, {valid(trans), 2}, {valid(diag), 3}, {n >= 0, 4}, {k >= 0, 5},
-                {storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n)),
-                 6 + shift},
-                {incx != 0, storage == Storage::Packed ? 7 : 8 + shift});
+  CUCPU_REQUIRE(
+      true, {valid(uplo), 1}, {valid(trans), 2}, {valid(diag), 3}, {n >= 0, 4}, {k >= 0, 5},
+      {storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n)), 6 + shift},
+      {incx != 0, storage == Storage::Packed ? 7 : 8 + shift});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, incx)) return CUBLAS_STATUS_NOT_SUPPORTED;
-  const DeviceRange a = storage == Storage::Packed ? packed(A, n)
-                        : matrix(A, Shape<I>{storage == Storage::Banded ? lda : n, n}, lda);
+  const DeviceRange a =
+      storage == Storage::Packed ? packed(A, n) : matrix(A, Shape<I>{storage == Storage::Banded ? lda : n, n}, lda);
   return run(handle, function, {a, vector(x, n, incx)}, [=] {
     const auto u = to_cblas(uplo);
     const auto t = to_cblas(trans);
@@ -107,14 +107,14 @@ cublasStatus_t symv(cublasHandle_t handle, const char* function, cublasFillMode_
                     const T* A, I lda, const T* x, I incx, const T* beta, T* y, I incy) {
   // uplo 1, n 2, then full: lda 5, incx 7, incy 10; banded: k 3, one later; packed: incx 6, incy 9.
   constexpr int shift = storage == Storage::Banded ? 1 : storage == Storage::Packed ? -1 : 0;
-  CUCPU_REQUIRE_QUIETLY(alpha && beta, {valid(uplo), 1}, {n >= 0, 2}, {k >= 0, 3},
-                {storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n)),
-                 5 + shift},
-                {incx != 0, 7 + shift}, {incy != 0, 10 + shift});
+  CUCPU_REQUIRE_QUIETLY(
+      alpha && beta, {valid(uplo), 1}, {n >= 0, 2}, {k >= 0, 3},
+      {storage == Storage::Packed || (storage == Storage::Banded ? lda >= k + 1 : leading_ok(lda, n)), 5 + shift},
+      {incx != 0, 7 + shift}, {incy != 0, 10 + shift});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, incx, incy)) return CUBLAS_STATUS_NOT_SUPPORTED;
-  const DeviceRange a = storage == Storage::Packed ? packed(A, n)
-                        : matrix(A, Shape<I>{storage == Storage::Banded ? lda : n, n}, lda);
+  const DeviceRange a =
+      storage == Storage::Packed ? packed(A, n) : matrix(A, Shape<I>{storage == Storage::Banded ? lda : n, n}, lda);
   Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
   return run(handle, function, {s_alpha.range(), s_beta.range(), a, vector(x, n, incx), vector(y, n, incy)}, [=] {
     if constexpr (storage == Storage::Full)
@@ -141,8 +141,8 @@ cublasStatus_t ger(cublasHandle_t handle, const char* function, I m, I n, const 
 
 // A += alpha x x^T (x^H), full or packed, one triangle.
 template <bool is_packed, typename T, typename S, typename I>
-cublasStatus_t syr(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const S* alpha,
-                   const T* x, I incx, T* A, I lda) {
+cublasStatus_t syr(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const S* alpha, const T* x,
+                   I incx, T* A, I lda) {
   CUCPU_REQUIRE(alpha, {valid(uplo), 1}, {n >= 0, 2}, {incx != 0, 5}, {is_packed || leading_ok(lda, n), 7});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, lda, incx)) return CUBLAS_STATUS_NOT_SUPPORTED;
@@ -158,8 +158,8 @@ cublasStatus_t syr(cublasHandle_t handle, const char* function, cublasFillMode_t
 
 // A += alpha x y^T + alpha y x^T (Hermitian: conjugates), full or packed.
 template <bool is_packed, typename T, typename I>
-cublasStatus_t syr2(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* alpha,
-                    const T* x, I incx, const T* y, I incy, T* A, I lda) {
+cublasStatus_t syr2(cublasHandle_t handle, const char* function, cublasFillMode_t uplo, I n, const T* alpha, const T* x,
+                    I incx, const T* y, I incy, T* A, I lda) {
   CUCPU_REQUIRE(alpha, {valid(uplo), 1}, {n >= 0, 2}, {incx != 0, 5}, {incy != 0, 7},
                 {is_packed || leading_ok(lda, n), 9});
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
@@ -179,47 +179,47 @@ cublasStatus_t syr2(cublasHandle_t handle, const char* function, cublasFillMode_
 
 using namespace cucpu::cublas;
 
-#define CUCPU_LEVEL2(X, T, I, suffix)                                                                                 \
-  cublasStatus_t CUBLASWINAPI cublas##X##gemv##suffix(cublasHandle_t handle, cublasOperation_t trans, I m, I n,       \
-                                                      const T* alpha, const T* A, I lda, const T* x, I incx,          \
-                                                      const T* beta, T* y, I incy) {                                  \
-    return gemv(handle, __func__, trans, m, n, I{-1}, I{-1}, alpha, A, lda, x, incx, beta, y, incy);                  \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##gbmv##suffix(cublasHandle_t handle, cublasOperation_t trans, I m, I n, I kl, \
-                                                      I ku, const T* alpha, const T* A, I lda, const T* x, I incx,    \
-                                                      const T* beta, T* y, I incy) {                                  \
-    if (kl < 0) return handle ? invalid_parameter(__func__, 4) : CUBLAS_STATUS_NOT_INITIALIZED;                       \
-    return gemv(handle, __func__, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy);                        \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##trmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
-                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
-                                                      const T* A, I lda, T* x, I incx) {                              \
-    return triangular<false, Storage::Full>(handle, __func__, uplo, trans, diag, n, I{0}, A, lda, x, incx);           \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##trsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
-                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
-                                                      const T* A, I lda, T* x, I incx) {                              \
-    return triangular<true, Storage::Full>(handle, __func__, uplo, trans, diag, n, I{0}, A, lda, x, incx);            \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##tbmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
-                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, I k,       \
-                                                      const T* A, I lda, T* x, I incx) {                              \
-    return triangular<false, Storage::Banded>(handle, __func__, uplo, trans, diag, n, k, A, lda, x, incx);            \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##tbsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
-                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, I k,       \
-                                                      const T* A, I lda, T* x, I incx) {                              \
-    return triangular<true, Storage::Banded>(handle, __func__, uplo, trans, diag, n, k, A, lda, x, incx);             \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##tpmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
-                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
-                                                      const T* AP, T* x, I incx) {                                    \
-    return triangular<false, Storage::Packed>(handle, __func__, uplo, trans, diag, n, I{0}, AP, I{1}, x, incx);       \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##tpsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
-                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,            \
-                                                      const T* AP, T* x, I incx) {                                    \
-    return triangular<true, Storage::Packed>(handle, __func__, uplo, trans, diag, n, I{0}, AP, I{1}, x, incx);        \
+#define CUCPU_LEVEL2(X, T, I, suffix)                                                                                  \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemv##suffix(cublasHandle_t handle, cublasOperation_t trans, I m, I n,        \
+                                                      const T* alpha, const T* A, I lda, const T* x, I incx,           \
+                                                      const T* beta, T* y, I incy) {                                   \
+    return gemv(handle, __func__, trans, m, n, I{-1}, I{-1}, alpha, A, lda, x, incx, beta, y, incy);                   \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##gbmv##suffix(cublasHandle_t handle, cublasOperation_t trans, I m, I n, I kl,  \
+                                                      I ku, const T* alpha, const T* A, I lda, const T* x, I incx,     \
+                                                      const T* beta, T* y, I incy) {                                   \
+    if (kl < 0) return handle ? invalid_parameter(__func__, 4) : CUBLAS_STATUS_NOT_INITIALIZED;                        \
+    return gemv(handle, __func__, trans, m, n, kl, ku, alpha, A, lda, x, incx, beta, y, incy);                         \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##trmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, const T* A, \
+                                                      I lda, T* x, I incx) {                                           \
+    return triangular<false, Storage::Full>(handle, __func__, uplo, trans, diag, n, I{0}, A, lda, x, incx);            \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##trsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, const T* A, \
+                                                      I lda, T* x, I incx) {                                           \
+    return triangular<true, Storage::Full>(handle, __func__, uplo, trans, diag, n, I{0}, A, lda, x, incx);             \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##tbmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, I k,        \
+                                                      const T* A, I lda, T* x, I incx) {                               \
+    return triangular<false, Storage::Banded>(handle, __func__, uplo, trans, diag, n, k, A, lda, x, incx);             \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##tbsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n, I k,        \
+                                                      const T* A, I lda, T* x, I incx) {                               \
+    return triangular<true, Storage::Banded>(handle, __func__, uplo, trans, diag, n, k, A, lda, x, incx);              \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##tpmv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,             \
+                                                      const T* AP, T* x, I incx) {                                     \
+    return triangular<false, Storage::Packed>(handle, __func__, uplo, trans, diag, n, I{0}, AP, I{1}, x, incx);        \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##tpsv##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
+                                                      cublasOperation_t trans, cublasDiagType_t diag, I n,             \
+                                                      const T* AP, T* x, I incx) {                                     \
+    return triangular<true, Storage::Packed>(handle, __func__, uplo, trans, diag, n, I{0}, AP, I{1}, x, incx);         \
   }
 
 // The symmetric routines of a real type (sy, sb, sp) or the Hermitian ones of a complex type
@@ -259,33 +259,33 @@ using namespace cucpu::cublas;
     return syr2<true>(handle, __func__, uplo, n, alpha, x, incx, y, incy, AP, I{1});                                  \
   }
 
-#define CUCPU_LEVEL2_GER_REAL(X, T, I, suffix)                                                                        \
-  cublasStatus_t CUBLASWINAPI cublas##X##ger##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x,     \
-                                                     I incx, const T* y, I incy, T* A, I lda) {                       \
-    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, false);                                       \
+#define CUCPU_LEVEL2_GER_REAL(X, T, I, suffix)                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##ger##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x, \
+                                                     I incx, const T* y, I incy, T* A, I lda) {                   \
+    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, false);                                   \
   }
-#define CUCPU_LEVEL2_GER_COMPLEX(X, T, I, suffix)                                                                     \
-  cublasStatus_t CUBLASWINAPI cublas##X##geru##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x,    \
-                                                      I incx, const T* y, I incy, T* A, I lda) {                      \
-    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, false);                                       \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublas##X##gerc##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x,    \
-                                                      I incx, const T* y, I incy, T* A, I lda) {                      \
-    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, true);                                        \
+#define CUCPU_LEVEL2_GER_COMPLEX(X, T, I, suffix)                                                                  \
+  cublasStatus_t CUBLASWINAPI cublas##X##geru##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x, \
+                                                      I incx, const T* y, I incy, T* A, I lda) {                   \
+    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, false);                                    \
+  }                                                                                                                \
+  cublasStatus_t CUBLASWINAPI cublas##X##gerc##suffix(cublasHandle_t handle, I m, I n, const T* alpha, const T* x, \
+                                                      I incx, const T* y, I incy, T* A, I lda) {                   \
+    return ger(handle, __func__, m, n, alpha, x, incx, y, incy, A, lda, true);                                     \
   }
 
-#define CUCPU_LEVEL2_ALL(I, suffix)                                                     \
-  CUCPU_LEVEL2(S, float, I, suffix)                                                     \
-  CUCPU_LEVEL2(D, double, I, suffix)                                                    \
-  CUCPU_LEVEL2(C, cuComplex, I, suffix)                                                 \
-  CUCPU_LEVEL2(Z, cuDoubleComplex, I, suffix)                                           \
-  CUCPU_LEVEL2_SYMMETRIC(S, float, float, I, suffix, sy, sb, sp)                        \
-  CUCPU_LEVEL2_SYMMETRIC(D, double, double, I, suffix, sy, sb, sp)                      \
-  CUCPU_LEVEL2_SYMMETRIC(C, cuComplex, float, I, suffix, he, hb, hp)                    \
-  CUCPU_LEVEL2_SYMMETRIC(Z, cuDoubleComplex, double, I, suffix, he, hb, hp)             \
-  CUCPU_LEVEL2_GER_REAL(S, float, I, suffix)                                            \
-  CUCPU_LEVEL2_GER_REAL(D, double, I, suffix)                                           \
-  CUCPU_LEVEL2_GER_COMPLEX(C, cuComplex, I, suffix)                                     \
+#define CUCPU_LEVEL2_ALL(I, suffix)                                         \
+  CUCPU_LEVEL2(S, float, I, suffix)                                         \
+  CUCPU_LEVEL2(D, double, I, suffix)                                        \
+  CUCPU_LEVEL2(C, cuComplex, I, suffix)                                     \
+  CUCPU_LEVEL2(Z, cuDoubleComplex, I, suffix)                               \
+  CUCPU_LEVEL2_SYMMETRIC(S, float, float, I, suffix, sy, sb, sp)            \
+  CUCPU_LEVEL2_SYMMETRIC(D, double, double, I, suffix, sy, sb, sp)          \
+  CUCPU_LEVEL2_SYMMETRIC(C, cuComplex, float, I, suffix, he, hb, hp)        \
+  CUCPU_LEVEL2_SYMMETRIC(Z, cuDoubleComplex, double, I, suffix, he, hb, hp) \
+  CUCPU_LEVEL2_GER_REAL(S, float, I, suffix)                                \
+  CUCPU_LEVEL2_GER_REAL(D, double, I, suffix)                               \
+  CUCPU_LEVEL2_GER_COMPLEX(C, cuComplex, I, suffix)                         \
   CUCPU_LEVEL2_GER_COMPLEX(Z, cuDoubleComplex, I, suffix)
 
 extern "C" {

@@ -28,28 +28,32 @@ cublasStatus_t gemm(cublasHandle_t handle, const char* function, cublasOperation
     // A math mode that allows tensor-core inputs (TF32, half) makes Sgemm and Cgemm round them.
     if (const cublasComputeType_t compute = single_precision_compute(handle); compute != CUBLAS_COMPUTE_32F) {
       const cudaDataType type = std::is_same_v<T, float> ? CUDA_R_32F : CUDA_C_32F;
-      return gemm_ex(handle, function, {transa, transb, m, n, k, alpha, type, lda, type, ldb, beta, type, ldc, compute, 1, {}},
+      return gemm_ex(handle, function,
+                     {transa, transb, m, n, k, alpha, type, lda, type, ldb, beta, type, ldc, compute, 1, {}},
                      single(A, B, C));
     }
   }
   const Shape<I> a = operand(transa, m, k), b = operand(transb, k, n);
   Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
-  return run(handle, function,
-             {s_alpha.range(), s_beta.range(), matrix(A, a, lda), matrix(B, b, ldb), matrix(C, Shape<I>{m, n}, ldc)},
-             [=] {
-               cublas::gemm(to_cblas(transa), to_cblas(transb), m, n, k, s_alpha(), A, lda, B, ldb, s_beta(), C,
-                            ldc);
-             });
+  return run(
+      handle, function,
+      {s_alpha.range(), s_beta.range(), matrix(A, a, lda), matrix(B, b, ldb), matrix(C, Shape<I>{m, n}, ldc)},
+      [=] { cublas::gemm(to_cblas(transa), to_cblas(transb), m, n, k, s_alpha(), A, lda, B, ldb, s_beta(), C, ldc); });
 }
 
 // symm and hemm: C = alpha A B + beta C with A symmetric (Hermitian) on `side`.
 template <bool hermitian, typename T, typename I>
-cublasStatus_t symm(cublasHandle_t handle, const char* function, cublasSideMode_t side, cublasFillMode_t uplo, I m,
-                    I n, const T* alpha, const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {
+cublasStatus_t symm(cublasHandle_t handle, const char* function, cublasSideMode_t side, cublasFillMode_t uplo, I m, I n,
+                    const T* alpha, const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const I order = side == CUBLAS_SIDE_LEFT ? m : n;
-  if (int bad = first_broken({{valid(side), 1}, {valid(uplo), 2}, {m >= 0, 3}, {n >= 0, 4},
-                               {leading_ok(lda, order), 7}, {leading_ok(ldb, m), 9}, {leading_ok(ldc, m), 12}}))
+  if (int bad = first_broken({{valid(side), 1},
+                              {valid(uplo), 2},
+                              {m >= 0, 3},
+                              {n >= 0, 4},
+                              {leading_ok(lda, order), 7},
+                              {leading_ok(ldb, m), 9},
+                              {leading_ok(ldc, m), 12}}))
     return invalid_parameter(function, bad);
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (m == 0 || n == 0) return CUBLAS_STATUS_SUCCESS;
@@ -73,17 +77,21 @@ cublasStatus_t syrk(cublasHandle_t handle, const char* function, cublasFillMode_
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const Shape<I> a = operand(trans, n, k);
   // A real type's syrk takes CUBLAS_OP_C as CUBLAS_OP_T; a complex syrk takes only N and T, herk N and C.
-  const bool op_ok = is_complex<T> ? (trans == CUBLAS_OP_N || trans == (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T))
-                                   : valid(trans);
-  if (int bad = first_broken({{valid(uplo), 1}, {op_ok, 2}, {n >= 0, 3}, {k >= 0, 4}, {leading_ok(lda, a.rows), 7},
-                               {leading_ok(ldc, n), 10}}))
+  const bool op_ok =
+      is_complex<T> ? (trans == CUBLAS_OP_N || trans == (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T)) : valid(trans);
+  if (int bad = first_broken({{valid(uplo), 1},
+                              {op_ok, 2},
+                              {n >= 0, 3},
+                              {k >= 0, 4},
+                              {leading_ok(lda, a.rows), 7},
+                              {leading_ok(ldc, n), 10}}))
     return invalid_parameter(function, bad);
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
   if (!fits_blas(n, k, lda, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<S> s_alpha(handle, alpha), s_beta(handle, beta);
-  return run(handle, function,
-             {s_alpha.range(), s_beta.range(), matrix(A, a, lda), matrix(C, Shape<I>{n, n}, ldc)}, [=] {
+  return run(handle, function, {s_alpha.range(), s_beta.range(), matrix(A, a, lda), matrix(C, Shape<I>{n, n}, ldc)},
+             [=] {
                if constexpr (hermitian)
                  herk(to_cblas(uplo), to_cblas(trans), n, k, s_alpha(), A, lda, s_beta(), C, ldc);
                else
@@ -97,10 +105,15 @@ cublasStatus_t syr2k(cublasHandle_t handle, const char* function, cublasFillMode
                      I k, const T* alpha, const T* A, I lda, const T* B, I ldb, const S* beta, T* C, I ldc) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   const Shape<I> a = operand(trans, n, k);
-  const bool op_ok = is_complex<T> ? (trans == CUBLAS_OP_N || trans == (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T))
-                                   : valid(trans);
-  if (int bad = first_broken({{valid(uplo), 1}, {op_ok, 2}, {n >= 0, 3}, {k >= 0, 4}, {leading_ok(lda, a.rows), 7},
-                               {leading_ok(ldb, a.rows), 9}, {leading_ok(ldc, n), 12}}))
+  const bool op_ok =
+      is_complex<T> ? (trans == CUBLAS_OP_N || trans == (hermitian ? CUBLAS_OP_C : CUBLAS_OP_T)) : valid(trans);
+  if (int bad = first_broken({{valid(uplo), 1},
+                              {op_ok, 2},
+                              {n >= 0, 3},
+                              {k >= 0, 4},
+                              {leading_ok(lda, a.rows), 7},
+                              {leading_ok(ldb, a.rows), 9},
+                              {leading_ok(ldc, n), 12}}))
     return invalid_parameter(function, bad);
   if (!alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   if (n == 0) return CUBLAS_STATUS_SUCCESS;
@@ -121,8 +134,14 @@ cublasStatus_t syr2k(cublasHandle_t handle, const char* function, cublasFillMode
 template <typename I>
 int triangular_broken_parameter(cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,
                                 cublasDiagType_t diag, I m, I n, I lda, I ldb) {
-  return first_broken({{valid(side), 1}, {valid(uplo), 2}, {valid(trans), 3}, {valid(diag), 4}, {m >= 0, 5},
-                       {n >= 0, 6}, {leading_ok(lda, side == CUBLAS_SIDE_LEFT ? m : n), 9}, {leading_ok(ldb, m), 11}});
+  return first_broken({{valid(side), 1},
+                       {valid(uplo), 2},
+                       {valid(trans), 3},
+                       {valid(diag), 4},
+                       {m >= 0, 5},
+                       {n >= 0, 6},
+                       {leading_ok(lda, side == CUBLAS_SIDE_LEFT ? m : n), 9},
+                       {leading_ok(ldb, m), 11}});
 }
 
 // trsm: solves op(A) X = alpha B (or X op(A) = alpha B), X overwriting B.
@@ -138,11 +157,10 @@ cublasStatus_t trsm(cublasHandle_t handle, const char* function, cublasSideMode_
   if (!fits_blas(m, n, lda, ldb)) return CUBLAS_STATUS_NOT_SUPPORTED;
   const I order = side == CUBLAS_SIDE_LEFT ? m : n;
   Scalar<T> s_alpha(handle, alpha);
-  return run(handle, function, {s_alpha.range(), matrix(A, Shape<I>{order, order}, lda), matrix(B, Shape<I>{m, n}, ldb)},
-             [=] {
-               cublas::trsm(to_cblas(side), to_cblas(uplo), to_cblas(trans), to_cblas(diag), m, n, s_alpha(), A, lda,
-                            B, ldb);
-             });
+  return run(
+      handle, function, {s_alpha.range(), matrix(A, Shape<I>{order, order}, lda), matrix(B, Shape<I>{m, n}, ldb)}, [=] {
+        cublas::trsm(to_cblas(side), to_cblas(uplo), to_cblas(trans), to_cblas(diag), m, n, s_alpha(), A, lda, B, ldb);
+      });
 }
 
 // trmm, cuBLAS's out-of-place form: C = alpha op(A) B (or B op(A)); C may be B.
@@ -166,8 +184,8 @@ cublasStatus_t trmm(cublasHandle_t handle, const char* function, cublasSideMode_
                if (C != B)
                  for (I column = 0; column < n; ++column)
                    std::memmove(C + column * ldc, B + column * ldb, sizeof(T) * m);
-               cublas::trmm(to_cblas(side), to_cblas(uplo), to_cblas(trans), to_cblas(diag), m, n, s_alpha(), A, lda,
-                            C, ldc);
+               cublas::trmm(to_cblas(side), to_cblas(uplo), to_cblas(trans), to_cblas(diag), m, n, s_alpha(), A, lda, C,
+                            ldc);
              });
 }
 
@@ -177,53 +195,53 @@ cublasStatus_t trmm(cublasHandle_t handle, const char* function, cublasSideMode_
 using namespace cucpu::cublas;
 
 // Each routine's entry points for one element type (X: S, D, C or Z), with int and int64_t sizes.
-#define CUCPU_LEVEL3(X, T, I, suffix)                                                                                  \
-  cublasStatus_t CUBLASWINAPI cublas##X##gemm##suffix(                                                                 \
-      cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const T* alpha,        \
-      const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {                                              \
-    return gemm(handle, __func__, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                       \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##symm##suffix(cublasHandle_t handle, cublasSideMode_t side,                    \
-                                                      cublasFillMode_t uplo, I m, I n, const T* alpha, const T* A,     \
-                                                      I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {          \
-    return symm<false>(handle, __func__, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);                       \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##syrk##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
-                                                      cublasOperation_t trans, I n, I k, const T* alpha, const T* A,   \
-                                                      I lda, const T* beta, T* C, I ldc) {                             \
-    return syrk<false>(handle, __func__, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);                              \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##syr2k##suffix(                                                                \
-      cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, I n, I k, const T* alpha, const T* A,     \
-      I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {                                                          \
-    return syr2k<false>(handle, __func__, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                     \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##trsm##suffix(                                                                 \
-      cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,                    \
-      cublasDiagType_t diag, I m, I n, const T* alpha, const T* A, I lda, T* B, I ldb) {                               \
-    return trsm(handle, __func__, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);                               \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##trmm##suffix(                                                                 \
-      cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,                    \
-      cublasDiagType_t diag, I m, I n, const T* alpha, const T* A, I lda, const T* B, I ldb, T* C, I ldc) {            \
-    return trmm(handle, __func__, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc);                       \
+#define CUCPU_LEVEL3(X, T, I, suffix)                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemm##suffix(                                                                \
+      cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k, const T* alpha,       \
+      const T* A, I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {                                             \
+    return gemm(handle, __func__, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                      \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##symm##suffix(cublasHandle_t handle, cublasSideMode_t side,                   \
+                                                      cublasFillMode_t uplo, I m, I n, const T* alpha, const T* A,    \
+                                                      I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {         \
+    return symm<false>(handle, __func__, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);                      \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##syrk##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, I n, I k, const T* alpha, const T* A,  \
+                                                      I lda, const T* beta, T* C, I ldc) {                            \
+    return syrk<false>(handle, __func__, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);                             \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##syr2k##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                  \
+                                                       cublasOperation_t trans, I n, I k, const T* alpha, const T* A, \
+                                                       I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {        \
+    return syr2k<false>(handle, __func__, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                    \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##trsm##suffix(                                                                \
+      cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,                   \
+      cublasDiagType_t diag, I m, I n, const T* alpha, const T* A, I lda, T* B, I ldb) {                              \
+    return trsm(handle, __func__, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb);                              \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##trmm##suffix(                                                                \
+      cublasHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, cublasOperation_t trans,                   \
+      cublasDiagType_t diag, I m, I n, const T* alpha, const T* A, I lda, const T* B, I ldb, T* C, I ldc) {           \
+    return trmm(handle, __func__, side, uplo, trans, diag, m, n, alpha, A, lda, B, ldb, C, ldc);                      \
   }
 
-#define CUCPU_LEVEL3_HERMITIAN(X, T, R, I, suffix)                                                                     \
-  cublasStatus_t CUBLASWINAPI cublas##X##hemm##suffix(cublasHandle_t handle, cublasSideMode_t side,                    \
-                                                      cublasFillMode_t uplo, I m, I n, const T* alpha, const T* A,     \
-                                                      I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {          \
-    return symm<true>(handle, __func__, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);                        \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##herk##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                    \
-                                                      cublasOperation_t trans, I n, I k, const R* alpha, const T* A,   \
-                                                      I lda, const R* beta, T* C, I ldc) {                             \
-    return syrk<true>(handle, __func__, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);                               \
-  }                                                                                                                    \
-  cublasStatus_t CUBLASWINAPI cublas##X##her2k##suffix(                                                                \
-      cublasHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, I n, I k, const T* alpha, const T* A,     \
-      I lda, const T* B, I ldb, const R* beta, T* C, I ldc) {                                                          \
-    return syr2k<true>(handle, __func__, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                      \
+#define CUCPU_LEVEL3_HERMITIAN(X, T, R, I, suffix)                                                                    \
+  cublasStatus_t CUBLASWINAPI cublas##X##hemm##suffix(cublasHandle_t handle, cublasSideMode_t side,                   \
+                                                      cublasFillMode_t uplo, I m, I n, const T* alpha, const T* A,    \
+                                                      I lda, const T* B, I ldb, const T* beta, T* C, I ldc) {         \
+    return symm<true>(handle, __func__, side, uplo, m, n, alpha, A, lda, B, ldb, beta, C, ldc);                       \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##herk##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                   \
+                                                      cublasOperation_t trans, I n, I k, const R* alpha, const T* A,  \
+                                                      I lda, const R* beta, T* C, I ldc) {                            \
+    return syrk<true>(handle, __func__, uplo, trans, n, k, alpha, A, lda, beta, C, ldc);                              \
+  }                                                                                                                   \
+  cublasStatus_t CUBLASWINAPI cublas##X##her2k##suffix(cublasHandle_t handle, cublasFillMode_t uplo,                  \
+                                                       cublasOperation_t trans, I n, I k, const T* alpha, const T* A, \
+                                                       I lda, const T* B, I ldb, const R* beta, T* C, I ldc) {        \
+    return syr2k<true>(handle, __func__, uplo, trans, n, k, alpha, A, lda, B, ldb, beta, C, ldc);                     \
   }
 
 extern "C" {

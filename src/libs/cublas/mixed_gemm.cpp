@@ -47,7 +47,6 @@ std::optional<Combination> combination(cublasComputeType_t compute, cudaDataType
   return std::nullopt;
 }
 
-
 namespace {
 
 template <typename W>
@@ -106,7 +105,7 @@ void compute_one(const MixedGemm& g, W alpha, W beta, const void* A, const void*
   const std::vector<W> wb = widen<W>(B, g.b_type, b.rows, b.columns, g.ldb, how.rounding);
   // beta = 0: C is not read (it may hold NaNs), as BLAS defines.
   std::vector<W> wc = is_zero(beta) ? std::vector<W>(static_cast<size_t>(g.m * g.n))
-                          : widen<W>(C, g.c_type, g.m, g.n, g.ldc, InputRounding::None);
+                                    : widen<W>(C, g.c_type, g.m, g.n, g.ldc, InputRounding::None);
   if constexpr (std::is_same_v<W, int32_t>)
     integer_gemm(g, alpha, wa, std::max<int64_t>(a.rows, 1), wb, std::max<int64_t>(b.rows, 1), beta, wc);
   else
@@ -127,8 +126,8 @@ void multiply(const MixedGemm& g, const void* alpha, const void* beta, const voi
       return compute_one<double>(g, load_element<double>(alpha, scale, 0), load_element<double>(beta, scale, 0), A, B,
                                  C);
     case Work::ComplexFloat:
-      return compute_one<cuComplex>(g, load_element<cuComplex>(alpha, scale, 0), load_element<cuComplex>(beta, scale, 0),
-                                    A, B, C);
+      return compute_one<cuComplex>(g, load_element<cuComplex>(alpha, scale, 0),
+                                    load_element<cuComplex>(beta, scale, 0), A, B, C);
     case Work::ComplexDouble:
       return compute_one<cuDoubleComplex>(g, load_element<cuDoubleComplex>(alpha, scale, 0),
                                           load_element<cuDoubleComplex>(beta, scale, 0), A, B, C);

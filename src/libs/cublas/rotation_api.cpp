@@ -38,8 +38,7 @@ cublasStatus_t rotg_call(cublasHandle_t handle, const char* function, T* a, T* b
 }
 
 template <typename T, typename I>
-cublasStatus_t rotm_call(cublasHandle_t handle, const char* function, I n, T* x, I incx, T* y, I incy,
-                         const T* param) {
+cublasStatus_t rotm_call(cublasHandle_t handle, const char* function, I n, T* x, I incx, T* y, I incy, const T* param) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!param) return CUBLAS_STATUS_INVALID_VALUE;
   if (n <= 0) return CUBLAS_STATUS_SUCCESS;
@@ -47,7 +46,8 @@ cublasStatus_t rotm_call(cublasHandle_t handle, const char* function, I n, T* x,
   T host[5] = {};
   if (!device) std::copy(param, param + 5, host);
   return run(handle, function,
-             {vector_range(x, n, incx, sizeof(T)), vector_range(y, n, incy, sizeof(T)),
+             {vector_range(x, n, incx, sizeof(T)),
+              vector_range(y, n, incy, sizeof(T)),
               {device ? param : nullptr, device ? 5 * sizeof(T) : 0}},
              [=] {
                T p[5];
@@ -103,8 +103,8 @@ cublasStatus_t CUBLASWINAPI cublasSrotmg_v2(cublasHandle_t handle, float* d1, fl
                                             float* param) {
   return rotmg_call(handle, __func__, d1, d2, x1, y1, param);
 }
-cublasStatus_t CUBLASWINAPI cublasDrotmg_v2(cublasHandle_t handle, double* d1, double* d2, double* x1,
-                                            const double* y1, double* param) {
+cublasStatus_t CUBLASWINAPI cublasDrotmg_v2(cublasHandle_t handle, double* d1, double* d2, double* x1, const double* y1,
+                                            double* param) {
   return rotmg_call(handle, __func__, d1, d2, x1, y1, param);
 }
 }

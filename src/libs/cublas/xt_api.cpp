@@ -108,8 +108,8 @@ cublasStatus_t CUBLASWINAPI cublasXtSetPinningMemMode(cublasXtHandle_t handle, c
 }
 
 // A CPU share of the work only divides it between host and GPUs: here everything runs on the host.
-cublasStatus_t CUBLASWINAPI cublasXtSetCpuRatio(cublasXtHandle_t handle, cublasXtBlasOp_t blasOp,
-                                                cublasXtOpType_t type, float ratio) {
+cublasStatus_t CUBLASWINAPI cublasXtSetCpuRatio(cublasXtHandle_t handle, cublasXtBlasOp_t blasOp, cublasXtOpType_t type,
+                                                float ratio) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (blasOp < 0 || blasOp >= CUBLASXT_ROUTINE_MAX || type < CUBLASXT_FLOAT || type > CUBLASXT_DOUBLECOMPLEX ||
       !(ratio >= 0 && ratio <= 1))
@@ -119,81 +119,78 @@ cublasStatus_t CUBLASWINAPI cublasXtSetCpuRatio(cublasXtHandle_t handle, cublasX
 
 }  // extern "C"
 
-#define CUCPU_XT(X, T, R)                                                                                             \
-  cublasStatus_t CUBLASWINAPI cublasXt##X##gemm(cublasXtHandle_t handle, cublasOperation_t transa,                    \
-                                                cublasOperation_t transb, size_t m, size_t n, size_t k,               \
-                                                const T* alpha, const T* A, size_t lda, const T* B, size_t ldb,       \
-                                                const T* beta, T* C, size_t ldc) {                                    \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##gemm_v2_64(h, transa, transb, size(m), size(n), size(k), alpha, A, size(lda), B, size(ldb),   \
-                                   beta, C, size(ldc));                                                               \
-    });                                                                                                               \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublasXt##X##syrk(cublasXtHandle_t handle, cublasFillMode_t uplo,                       \
-                                                cublasOperation_t trans, size_t n, size_t k, const T* alpha,          \
-                                                const T* A, size_t lda, const T* beta, T* C, size_t ldc) {            \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##syrk_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), beta, C, size(ldc));        \
-    });                                                                                                               \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublasXt##X##syr2k(cublasXtHandle_t handle, cublasFillMode_t uplo,                      \
-                                                 cublasOperation_t trans, size_t n, size_t k, const T* alpha,         \
-                                                 const T* A, size_t lda, const T* B, size_t ldb, const T* beta, T* C, \
-                                                 size_t ldc) {                                                        \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##syr2k_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), B, size(ldb), beta, C,     \
-                                    size(ldc));                                                                       \
-    });                                                                                                               \
-  }                                                                                                                   \
+#define CUCPU_XT(X, T, R)                                                                                              \
+  cublasStatus_t CUBLASWINAPI cublasXt##X##gemm(                                                                       \
+      cublasXtHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, size_t m, size_t n, size_t k,       \
+      const T* alpha, const T* A, size_t lda, const T* B, size_t ldb, const T* beta, T* C, size_t ldc) {               \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##gemm_v2_64(h, transa, transb, size(m), size(n), size(k), alpha, A, size(lda), B, size(ldb),    \
+                                   beta, C, size(ldc));                                                                \
+    });                                                                                                                \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublasXt##X##syrk(cublasXtHandle_t handle, cublasFillMode_t uplo,                        \
+                                                cublasOperation_t trans, size_t n, size_t k, const T* alpha,           \
+                                                const T* A, size_t lda, const T* beta, T* C, size_t ldc) {             \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##syrk_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), beta, C, size(ldc));         \
+    });                                                                                                                \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublasXt##X##syr2k(                                                                      \
+      cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, size_t n, size_t k, const T* alpha,     \
+      const T* A, size_t lda, const T* B, size_t ldb, const T* beta, T* C, size_t ldc) {                               \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##syr2k_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), B, size(ldb), beta, C,      \
+                                    size(ldc));                                                                        \
+    });                                                                                                                \
+  }                                                                                                                    \
   cublasStatus_t CUBLASWINAPI cublasXt##X##symm(cublasXtHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, \
-                                                size_t m, size_t n, const T* alpha, const T* A, size_t lda,           \
-                                                const T* B, size_t ldb, const T* beta, T* C, size_t ldc) {            \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##symm_v2_64(h, side, uplo, size(m), size(n), alpha, A, size(lda), B, size(ldb), beta, C,       \
-                                   size(ldc));                                                                        \
-    });                                                                                                               \
-  }                                                                                                                   \
+                                                size_t m, size_t n, const T* alpha, const T* A, size_t lda,            \
+                                                const T* B, size_t ldb, const T* beta, T* C, size_t ldc) {             \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##symm_v2_64(h, side, uplo, size(m), size(n), alpha, A, size(lda), B, size(ldb), beta, C,        \
+                                   size(ldc));                                                                         \
+    });                                                                                                                \
+  }                                                                                                                    \
   cublasStatus_t CUBLASWINAPI cublasXt##X##trsm(cublasXtHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, \
-                                                cublasOperation_t trans, cublasDiagType_t diag, size_t m, size_t n,   \
-                                                const T* alpha, const T* A, size_t lda, T* B, size_t ldb) {           \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##trsm_v2_64(h, side, uplo, trans, diag, size(m), size(n), alpha, A, size(lda), B, size(ldb));  \
-    });                                                                                                               \
-  }                                                                                                                   \
+                                                cublasOperation_t trans, cublasDiagType_t diag, size_t m, size_t n,    \
+                                                const T* alpha, const T* A, size_t lda, T* B, size_t ldb) {            \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##trsm_v2_64(h, side, uplo, trans, diag, size(m), size(n), alpha, A, size(lda), B, size(ldb));   \
+    });                                                                                                                \
+  }                                                                                                                    \
   cublasStatus_t CUBLASWINAPI cublasXt##X##trmm(cublasXtHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, \
-                                                cublasOperation_t trans, cublasDiagType_t diag, size_t m, size_t n,   \
-                                                const T* alpha, const T* A, size_t lda, const T* B, size_t ldb, T* C, \
-                                                size_t ldc) {                                                         \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##trmm_v2_64(h, side, uplo, trans, diag, size(m), size(n), alpha, A, size(lda), B, size(ldb),   \
-                                   C, size(ldc));                                                                     \
-    });                                                                                                               \
+                                                cublasOperation_t trans, cublasDiagType_t diag, size_t m, size_t n,    \
+                                                const T* alpha, const T* A, size_t lda, const T* B, size_t ldb, T* C,  \
+                                                size_t ldc) {                                                          \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##trmm_v2_64(h, side, uplo, trans, diag, size(m), size(n), alpha, A, size(lda), B, size(ldb), C, \
+                                   size(ldc));                                                                         \
+    });                                                                                                                \
   }
 
-#define CUCPU_XT_HERMITIAN(X, T, R)                                                                                   \
+#define CUCPU_XT_HERMITIAN(X, T, R)                                                                                    \
   cublasStatus_t CUBLASWINAPI cublasXt##X##hemm(cublasXtHandle_t handle, cublasSideMode_t side, cublasFillMode_t uplo, \
-                                                size_t m, size_t n, const T* alpha, const T* A, size_t lda,           \
-                                                const T* B, size_t ldb, const T* beta, T* C, size_t ldc) {            \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##hemm_v2_64(h, side, uplo, size(m), size(n), alpha, A, size(lda), B, size(ldb), beta, C,       \
-                                   size(ldc));                                                                        \
-    });                                                                                                               \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublasXt##X##herk(cublasXtHandle_t handle, cublasFillMode_t uplo,                       \
-                                                cublasOperation_t trans, size_t n, size_t k, const R* alpha,          \
-                                                const T* A, size_t lda, const R* beta, T* C, size_t ldc) {            \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##herk_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), beta, C, size(ldc));        \
-    });                                                                                                               \
-  }                                                                                                                   \
-  cublasStatus_t CUBLASWINAPI cublasXt##X##her2k(cublasXtHandle_t handle, cublasFillMode_t uplo,                      \
-                                                 cublasOperation_t trans, size_t n, size_t k, const T* alpha,         \
-                                                 const T* A, size_t lda, const T* B, size_t ldb, const R* beta, T* C, \
-                                                 size_t ldc) {                                                        \
-    return blocking(handle, [&](cublasHandle_t h) {                                                                   \
-      return cublas##X##her2k_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), B, size(ldb), beta, C,     \
-                                    size(ldc));                                                                       \
-    });                                                                                                               \
+                                                size_t m, size_t n, const T* alpha, const T* A, size_t lda,            \
+                                                const T* B, size_t ldb, const T* beta, T* C, size_t ldc) {             \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##hemm_v2_64(h, side, uplo, size(m), size(n), alpha, A, size(lda), B, size(ldb), beta, C,        \
+                                   size(ldc));                                                                         \
+    });                                                                                                                \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublasXt##X##herk(cublasXtHandle_t handle, cublasFillMode_t uplo,                        \
+                                                cublasOperation_t trans, size_t n, size_t k, const R* alpha,           \
+                                                const T* A, size_t lda, const R* beta, T* C, size_t ldc) {             \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##herk_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), beta, C, size(ldc));         \
+    });                                                                                                                \
+  }                                                                                                                    \
+  cublasStatus_t CUBLASWINAPI cublasXt##X##her2k(                                                                      \
+      cublasXtHandle_t handle, cublasFillMode_t uplo, cublasOperation_t trans, size_t n, size_t k, const T* alpha,     \
+      const T* A, size_t lda, const T* B, size_t ldb, const R* beta, T* C, size_t ldc) {                               \
+    return blocking(handle, [&](cublasHandle_t h) {                                                                    \
+      return cublas##X##her2k_v2_64(h, uplo, trans, size(n), size(k), alpha, A, size(lda), B, size(ldb), beta, C,      \
+                                    size(ldc));                                                                        \
+    });                                                                                                                \
   }
 
 extern "C" {

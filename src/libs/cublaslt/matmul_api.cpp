@@ -66,7 +66,8 @@ cublasStatus_t make_plan(const MatmulDesc& d, const MatrixLayout& a, const Matri
   for (const MatrixLayout* l : {&a, &b, &c, &dd}) {
     if (l->order != dd.order || (l->order != CUBLASLT_ORDER_COL && l->order != CUBLASLT_ORDER_ROW))
       return CUBLAS_STATUS_NOT_SUPPORTED;
-    if (l->ld < static_cast<int64_t>(std::max<uint64_t>(1, row ? l->cols : l->rows))) return CUBLAS_STATUS_INVALID_VALUE;
+    if (l->ld < static_cast<int64_t>(std::max<uint64_t>(1, row ? l->cols : l->rows)))
+      return CUBLAS_STATUS_INVALID_VALUE;
     if (l->batch_count != dd.batch_count) return CUBLAS_STATUS_INVALID_VALUE;
   }
   if (d.transc != CUBLAS_OP_N || d.aux || !supported_epilogue(d.epilogue) ||
@@ -80,10 +81,30 @@ cublasStatus_t make_plan(const MatmulDesc& d, const MatrixLayout& a, const Matri
   const bool complex = dd.type == CUDA_C_32F || dd.type == CUDA_C_64F;
   if (complex && d.epilogue != CUBLASLT_EPILOGUE_DEFAULT) return CUBLAS_STATUS_NOT_SUPPORTED;
   // Row-major: the memory of each matrix is its transpose column-major, and D^T = op(B)^T op(A)^T.
-  plan.product = row ? MixedGemm{transb, transa, static_cast<int64_t>(n), static_cast<int64_t>(m), static_cast<int64_t>(k),
-                                 b.type, b.ld, a.type, a.ld, dd.type, dd.ld, *how}
-                     : MixedGemm{transa, transb, static_cast<int64_t>(m), static_cast<int64_t>(n), static_cast<int64_t>(k),
-                                 a.type, a.ld, b.type, b.ld, dd.type, dd.ld, *how};
+  plan.product = row ? MixedGemm{transb,
+                                 transa,
+                                 static_cast<int64_t>(n),
+                                 static_cast<int64_t>(m),
+                                 static_cast<int64_t>(k),
+                                 b.type,
+                                 b.ld,
+                                 a.type,
+                                 a.ld,
+                                 dd.type,
+                                 dd.ld,
+                                 *how}
+                     : MixedGemm{transa,
+                                 transb,
+                                 static_cast<int64_t>(m),
+                                 static_cast<int64_t>(n),
+                                 static_cast<int64_t>(k),
+                                 a.type,
+                                 a.ld,
+                                 b.type,
+                                 b.ld,
+                                 dd.type,
+                                 dd.ld,
+                                 *how};
   plan.d_type = dd.type;
   plan.ldd = dd.ld;
   plan.batches = dd.batch_count;
@@ -136,22 +157,19 @@ const char* offset(const void* base, int64_t elements, cudaDataType type) {
 
 extern "C" {
 
-cublasStatus_t CUBLASWINAPI cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t lightHandle,
-                                                           cublasLtMatmulDesc_t operationDesc,
-                                                           cublasLtMatrixLayout_t Adesc, cublasLtMatrixLayout_t Bdesc,
-                                                           cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc,
-                                                           cublasLtMatmulPreference_t preference,
-                                                           int requestedAlgoCount,
-                                                           cublasLtMatmulHeuristicResult_t heuristicResultsArray[],
-                                                           int* returnAlgoCount) {
+cublasStatus_t CUBLASWINAPI cublasLtMatmulAlgoGetHeuristic(
+    cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t operationDesc, cublasLtMatrixLayout_t Adesc,
+    cublasLtMatrixLayout_t Bdesc, cublasLtMatrixLayout_t Cdesc, cublasLtMatrixLayout_t Ddesc,
+    cublasLtMatmulPreference_t preference, int requestedAlgoCount,
+    cublasLtMatmulHeuristicResult_t heuristicResultsArray[], int* returnAlgoCount) {
   if (!lightHandle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!operationDesc || !Adesc || !Bdesc || !Cdesc || !Ddesc || !preference || requestedAlgoCount <= 0 ||
       !heuristicResultsArray || !returnAlgoCount)
     return CUBLAS_STATUS_INVALID_VALUE;
   *returnAlgoCount = 0;
   Plan plan;
-  if (cublasStatus_t status = make_plan(desc(operationDesc), layout(Adesc), layout(Bdesc), layout(Cdesc),
-                                        layout(Ddesc), plan);
+  if (cublasStatus_t status =
+          make_plan(desc(operationDesc), layout(Adesc), layout(Bdesc), layout(Cdesc), layout(Ddesc), plan);
       status != CUBLAS_STATUS_SUCCESS)
     return status;
   // One algorithm: the CPU's, which needs no workspace.
@@ -166,10 +184,9 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmulAlgoGetHeuristic(cublasLtHandle_t ligh
 
 cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasLtMatmulDesc_t computeDesc,
                                            const void* alpha, const void* A, cublasLtMatrixLayout_t Adesc,
-                                           const void* B, cublasLtMatrixLayout_t Bdesc, const void* beta,
-                                           const void* C, cublasLtMatrixLayout_t Cdesc, void* D,
-                                           cublasLtMatrixLayout_t Ddesc, const cublasLtMatmulAlgo_t*, void*, size_t,
-                                           cudaStream_t stream) {
+                                           const void* B, cublasLtMatrixLayout_t Bdesc, const void* beta, const void* C,
+                                           cublasLtMatrixLayout_t Cdesc, void* D, cublasLtMatrixLayout_t Ddesc,
+                                           const cublasLtMatmulAlgo_t*, void*, size_t, cudaStream_t stream) {
   if (!lightHandle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!computeDesc || !Adesc || !Bdesc || !Cdesc || !Ddesc || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
   Plan plan;

@@ -96,117 +96,122 @@ const Transform* transform_of(const void* plan) {
 }  // namespace
 
 // The API of one precision: X names a function, R is the real type, C the complex one.
-#define CUCPU_CUFFTW_API(X, R, C, PRECISION)                                                                          \
-  X(plan) X(plan_dft_1d)(int n, C* in, C* out, int sign, unsigned) {                                                  \
-    return make_dense(PRECISION, Kind::ComplexToComplex, {n}, in, out, sign);                                         \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_2d)(int n0, int n1, C* in, C* out, int sign, unsigned) {                                         \
-    return make_dense(PRECISION, Kind::ComplexToComplex, {n0, n1}, in, out, sign);                                    \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_3d)(int n0, int n1, int n2, C* in, C* out, int sign, unsigned) {                                 \
-    return make_dense(PRECISION, Kind::ComplexToComplex, {n0, n1, n2}, in, out, sign);                                \
-  }                                                                                                                   \
-  X(plan) X(plan_dft)(int rank, const int* n, C* in, C* out, int sign, unsigned) {                                    \
-    return make_many(PRECISION, Kind::ComplexToComplex, rank, n, 1, in, nullptr, 1, 0, out, nullptr, 1, 0, sign);     \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_r2c_1d)(int n, R* in, C* out, unsigned) {                                                        \
-    return make_dense(PRECISION, Kind::RealToComplex, {n}, in, out, -1);                                              \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_r2c_2d)(int n0, int n1, R* in, C* out, unsigned) {                                               \
-    return make_dense(PRECISION, Kind::RealToComplex, {n0, n1}, in, out, -1);                                         \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_r2c_3d)(int n0, int n1, int n2, R* in, C* out, unsigned) {                                       \
-    return make_dense(PRECISION, Kind::RealToComplex, {n0, n1, n2}, in, out, -1);                                     \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_r2c)(int rank, const int* n, R* in, C* out, unsigned) {                                          \
-    return make_many(PRECISION, Kind::RealToComplex, rank, n, 1, in, nullptr, 1, 0, out, nullptr, 1, 0, -1);          \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_c2r_1d)(int n, C* in, R* out, unsigned) {                                                        \
-    return make_dense(PRECISION, Kind::ComplexToReal, {n}, in, out, 1);                                               \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_c2r_2d)(int n0, int n1, C* in, R* out, unsigned) {                                               \
-    return make_dense(PRECISION, Kind::ComplexToReal, {n0, n1}, in, out, 1);                                          \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_c2r_3d)(int n0, int n1, int n2, C* in, R* out, unsigned) {                                       \
-    return make_dense(PRECISION, Kind::ComplexToReal, {n0, n1, n2}, in, out, 1);                                      \
-  }                                                                                                                   \
-  X(plan) X(plan_dft_c2r)(int rank, const int* n, C* in, R* out, unsigned) {                                          \
-    return make_many(PRECISION, Kind::ComplexToReal, rank, n, 1, in, nullptr, 1, 0, out, nullptr, 1, 0, 1);           \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_many_dft)(int rank, const int* n, int batch, C* in, const int* inembed, int istride, int idist, C* out,      \
-                   const int* onembed, int ostride, int odist, int sign, unsigned) {                                  \
-    return make_many(PRECISION, Kind::ComplexToComplex, rank, n, batch, in, inembed, istride, idist, out, onembed,    \
-                     ostride, odist, sign);                                                                           \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_many_dft_r2c)(int rank, const int* n, int batch, R* in, const int* inembed, int istride, int idist, C* out,  \
-                       const int* onembed, int ostride, int odist, unsigned) {                                        \
-    return make_many(PRECISION, Kind::RealToComplex, rank, n, batch, in, inembed, istride, idist, out, onembed,       \
-                     ostride, odist, -1);                                                                             \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_many_dft_c2r)(int rank, const int* n, int batch, C* in, const int* inembed, int istride, int idist, R* out,  \
-                       const int* onembed, int ostride, int odist, unsigned) {                                        \
-    return make_many(PRECISION, Kind::ComplexToReal, rank, n, batch, in, inembed, istride, idist, out, onembed,       \
-                     ostride, odist, 1);                                                                              \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_guru_dft)(int rank, const X(iodim) * dims, int batch_rank, const X(iodim) * batch_dims, C * in, C * out,     \
-                   int sign, unsigned) {                                                                              \
-    return make_guru(PRECISION, Kind::ComplexToComplex, rank, dims, batch_rank, batch_dims, in, out, sign);           \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_guru_dft_r2c)(int rank, const X(iodim) * dims, int batch_rank, const X(iodim) * batch_dims, R * in, C * out, \
-                       unsigned) {                                                                                    \
-    return make_guru(PRECISION, Kind::RealToComplex, rank, dims, batch_rank, batch_dims, in, out, -1);                \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_guru_dft_c2r)(int rank, const X(iodim) * dims, int batch_rank, const X(iodim) * batch_dims, C * in, R * out, \
-                       unsigned) {                                                                                    \
-    return make_guru(PRECISION, Kind::ComplexToReal, rank, dims, batch_rank, batch_dims, in, out, 1);                 \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_guru64_dft)(int rank, const X(iodim64) * dims, int batch_rank, const X(iodim64) * batch_dims, C * in,        \
-                     C * out, int sign, unsigned) {                                                                   \
-    return make_guru(PRECISION, Kind::ComplexToComplex, rank, dims, batch_rank, batch_dims, in, out, sign);           \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_guru64_dft_r2c)(int rank, const X(iodim64) * dims, int batch_rank, const X(iodim64) * batch_dims, R * in,    \
-                         C * out, unsigned) {                                                                         \
-    return make_guru(PRECISION, Kind::RealToComplex, rank, dims, batch_rank, batch_dims, in, out, -1);                \
-  }                                                                                                                   \
-  X(plan)                                                                                                             \
-  X(plan_guru64_dft_c2r)(int rank, const X(iodim64) * dims, int batch_rank, const X(iodim64) * batch_dims, C * in,    \
-                         R * out, unsigned) {                                                                         \
-    return make_guru(PRECISION, Kind::ComplexToReal, rank, dims, batch_rank, batch_dims, in, out, 1);                 \
-  }                                                                                                                   \
-  void X(execute)(const X(plan) plan) {                                                                               \
-    if (plan) run(plan, static_cast<const CufftwPlan*>(plan)->in, static_cast<const CufftwPlan*>(plan)->out);         \
-  }                                                                                                                   \
-  void X(execute_dft)(const X(plan) plan, C* idata, C* odata) { run(plan, idata, odata); }                            \
-  void X(execute_dft_r2c)(const X(plan) plan, R* idata, C* odata) { run(plan, idata, odata); }                        \
-  void X(execute_dft_c2r)(const X(plan) plan, C* idata, R* odata) { run(plan, idata, odata); }                        \
-  void X(destroy_plan)(X(plan) plan) { delete static_cast<CufftwPlan*>(plan); }                                       \
-  void* X(malloc)(size_t n) { return allocate(n); }                                                                   \
-  void X(free)(void* pointer) { release(pointer); }                                                                   \
-  /* FFTW's cleanup would free what live plans use: forgetting wisdom is what remains safe. */                        \
-  void X(cleanup)(void) { forget_wisdom(PRECISION == Precision::Single); }                                            \
-  void X(export_wisdom_to_file)(FILE * output_file) { export_wisdom(output_file, PRECISION == Precision::Single); }   \
-  int X(import_wisdom_from_file)(FILE * input_file) {                                                                 \
-    return import_wisdom(input_file, PRECISION == Precision::Single);                                                 \
-  }                                                                                                                   \
-  void X(print_plan)(const X(plan) plan) {                                                                            \
-    if (const Transform* transform = transform_of(plan)) transform->print(stdout);                                    \
-  }                                                                                                                   \
-  void X(set_timelimit)(double) {} /* planning is always FFTW_ESTIMATE: nothing to limit */                           \
-  double X(cost)(const X(plan) plan) {                                                                                \
-    const Transform* transform = transform_of(plan);                                                                  \
-    return transform ? transform->cost() : 0;                                                                         \
-  }                                                                                                                   \
-  void X(flops)(const X(plan) plan, double* add, double* mul, double* fma) {                                          \
-    *add = *mul = *fma = 0;                                                                                           \
-    if (const Transform* transform = transform_of(plan)) transform->flops(add, mul, fma);                             \
+#define CUCPU_CUFFTW_API(X, R, C, PRECISION)                                                                         \
+  X(plan) X(plan_dft_1d)(int n, C* in, C* out, int sign, unsigned) {                                                 \
+    return make_dense(PRECISION, Kind::ComplexToComplex, {n}, in, out, sign);                                        \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_2d)(int n0, int n1, C* in, C* out, int sign, unsigned) {                                        \
+    return make_dense(PRECISION, Kind::ComplexToComplex, {n0, n1}, in, out, sign);                                   \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_3d)(int n0, int n1, int n2, C* in, C* out, int sign, unsigned) {                                \
+    return make_dense(PRECISION, Kind::ComplexToComplex, {n0, n1, n2}, in, out, sign);                               \
+  }                                                                                                                  \
+  X(plan) X(plan_dft)(int rank, const int* n, C* in, C* out, int sign, unsigned) {                                   \
+    return make_many(PRECISION, Kind::ComplexToComplex, rank, n, 1, in, nullptr, 1, 0, out, nullptr, 1, 0, sign);    \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_r2c_1d)(int n, R* in, C* out, unsigned) {                                                       \
+    return make_dense(PRECISION, Kind::RealToComplex, {n}, in, out, -1);                                             \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_r2c_2d)(int n0, int n1, R* in, C* out, unsigned) {                                              \
+    return make_dense(PRECISION, Kind::RealToComplex, {n0, n1}, in, out, -1);                                        \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_r2c_3d)(int n0, int n1, int n2, R* in, C* out, unsigned) {                                      \
+    return make_dense(PRECISION, Kind::RealToComplex, {n0, n1, n2}, in, out, -1);                                    \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_r2c)(int rank, const int* n, R* in, C* out, unsigned) {                                         \
+    return make_many(PRECISION, Kind::RealToComplex, rank, n, 1, in, nullptr, 1, 0, out, nullptr, 1, 0, -1);         \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_c2r_1d)(int n, C* in, R* out, unsigned) {                                                       \
+    return make_dense(PRECISION, Kind::ComplexToReal, {n}, in, out, 1);                                              \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_c2r_2d)(int n0, int n1, C* in, R* out, unsigned) {                                              \
+    return make_dense(PRECISION, Kind::ComplexToReal, {n0, n1}, in, out, 1);                                         \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_c2r_3d)(int n0, int n1, int n2, C* in, R* out, unsigned) {                                      \
+    return make_dense(PRECISION, Kind::ComplexToReal, {n0, n1, n2}, in, out, 1);                                     \
+  }                                                                                                                  \
+  X(plan) X(plan_dft_c2r)(int rank, const int* n, C* in, R* out, unsigned) {                                         \
+    return make_many(PRECISION, Kind::ComplexToReal, rank, n, 1, in, nullptr, 1, 0, out, nullptr, 1, 0, 1);          \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_many_dft)                                                                                                   \
+  (int rank, const int* n, int batch, C* in, const int* inembed, int istride, int idist, C* out, const int* onembed, \
+   int ostride, int odist, int sign, unsigned) {                                                                     \
+    return make_many(PRECISION, Kind::ComplexToComplex, rank, n, batch, in, inembed, istride, idist, out, onembed,   \
+                     ostride, odist, sign);                                                                          \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_many_dft_r2c)                                                                                               \
+  (int rank, const int* n, int batch, R* in, const int* inembed, int istride, int idist, C* out, const int* onembed, \
+   int ostride, int odist, unsigned) {                                                                               \
+    return make_many(PRECISION, Kind::RealToComplex, rank, n, batch, in, inembed, istride, idist, out, onembed,      \
+                     ostride, odist, -1);                                                                            \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_many_dft_c2r)                                                                                               \
+  (int rank, const int* n, int batch, C* in, const int* inembed, int istride, int idist, R* out, const int* onembed, \
+   int ostride, int odist, unsigned) {                                                                               \
+    return make_many(PRECISION, Kind::ComplexToReal, rank, n, batch, in, inembed, istride, idist, out, onembed,      \
+                     ostride, odist, 1);                                                                             \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_guru_dft)                                                                                                   \
+  (int rank, const X(iodim) * dims, int batch_rank, const X(iodim) * batch_dims, C * in, C * out, int sign,          \
+   unsigned) {                                                                                                       \
+    return make_guru(PRECISION, Kind::ComplexToComplex, rank, dims, batch_rank, batch_dims, in, out, sign);          \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_guru_dft_r2c)                                                                                               \
+  (int rank, const X(iodim) * dims, int batch_rank, const X(iodim) * batch_dims, R * in, C * out, unsigned) {        \
+    return make_guru(PRECISION, Kind::RealToComplex, rank, dims, batch_rank, batch_dims, in, out, -1);               \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_guru_dft_c2r)                                                                                               \
+  (int rank, const X(iodim) * dims, int batch_rank, const X(iodim) * batch_dims, C * in, R * out, unsigned) {        \
+    return make_guru(PRECISION, Kind::ComplexToReal, rank, dims, batch_rank, batch_dims, in, out, 1);                \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_guru64_dft)                                                                                                 \
+  (int rank, const X(iodim64) * dims, int batch_rank, const X(iodim64) * batch_dims, C * in, C * out, int sign,      \
+   unsigned) {                                                                                                       \
+    return make_guru(PRECISION, Kind::ComplexToComplex, rank, dims, batch_rank, batch_dims, in, out, sign);          \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_guru64_dft_r2c)                                                                                             \
+  (int rank, const X(iodim64) * dims, int batch_rank, const X(iodim64) * batch_dims, R * in, C * out, unsigned) {    \
+    return make_guru(PRECISION, Kind::RealToComplex, rank, dims, batch_rank, batch_dims, in, out, -1);               \
+  }                                                                                                                  \
+  X(plan)                                                                                                            \
+  X(plan_guru64_dft_c2r)                                                                                             \
+  (int rank, const X(iodim64) * dims, int batch_rank, const X(iodim64) * batch_dims, C * in, R * out, unsigned) {    \
+    return make_guru(PRECISION, Kind::ComplexToReal, rank, dims, batch_rank, batch_dims, in, out, 1);                \
+  }                                                                                                                  \
+  void X(execute)(const X(plan) plan) {                                                                              \
+    if (plan) run(plan, static_cast<const CufftwPlan*>(plan)->in, static_cast<const CufftwPlan*>(plan)->out);        \
+  }                                                                                                                  \
+  void X(execute_dft)(const X(plan) plan, C* idata, C* odata) { run(plan, idata, odata); }                           \
+  void X(execute_dft_r2c)(const X(plan) plan, R* idata, C* odata) { run(plan, idata, odata); }                       \
+  void X(execute_dft_c2r)(const X(plan) plan, C* idata, R* odata) { run(plan, idata, odata); }                       \
+  void X(destroy_plan)(X(plan) plan) { delete static_cast<CufftwPlan*>(plan); }                                      \
+  void* X(malloc)(size_t n) { return allocate(n); }                                                                  \
+  void X(free)(void* pointer) { release(pointer); }                                                                  \
+  /* FFTW's cleanup would free what live plans use: forgetting wisdom is what remains safe. */                       \
+  void X(cleanup)(void) { forget_wisdom(PRECISION == Precision::Single); }                                           \
+  void X(export_wisdom_to_file)(FILE * output_file) { export_wisdom(output_file, PRECISION == Precision::Single); }  \
+  int X(import_wisdom_from_file)(FILE * input_file) {                                                                \
+    return import_wisdom(input_file, PRECISION == Precision::Single);                                                \
+  }                                                                                                                  \
+  void X(print_plan)(const X(plan) plan) {                                                                           \
+    if (const Transform* transform = transform_of(plan)) transform->print(stdout);                                   \
+  }                                                                                                                  \
+  void X(set_timelimit)(double) {} /* planning is always FFTW_ESTIMATE: nothing to limit */                          \
+  double X(cost)(const X(plan) plan) {                                                                               \
+    const Transform* transform = transform_of(plan);                                                                 \
+    return transform ? transform->cost() : 0;                                                                        \
+  }                                                                                                                  \
+  void X(flops)(const X(plan) plan, double* add, double* mul, double* fma) {                                         \
+    *add = *mul = *fma = 0;                                                                                          \
+    if (const Transform* transform = transform_of(plan)) transform->flops(add, mul, fma);                            \
   }
 
 #define CUCPU_CUFFTW_DOUBLE(name) fftw_##name

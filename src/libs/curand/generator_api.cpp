@@ -74,7 +74,7 @@ const char* engine_name(const curandGenerator_st& generator) {
   switch (generator.type) {
     case CURAND_RNG_PSEUDO_XORWOW:
       return generator.ordering == CURAND_ORDERING_PSEUDO_SEEDED ? "cuRAND XORWOW in CURAND_ORDERING_PSEUDO_SEEDED"
-                                                                  : "cuRAND XORWOW in CURAND_ORDERING_PSEUDO_DYNAMIC";
+                                                                 : "cuRAND XORWOW in CURAND_ORDERING_PSEUDO_DYNAMIC";
     case CURAND_RNG_PSEUDO_MTGP32:
       return "cuRAND MTGP32 in CURAND_ORDERING_PSEUDO_DYNAMIC";
     case CURAND_RNG_PSEUDO_MT19937:
@@ -239,7 +239,7 @@ curandStatus_t CURANDAPI curandSetGeneratorOrdering(curandGenerator_t generator,
 }
 
 curandStatus_t CURANDAPI curandSetQuasiRandomGeneratorDimensions(curandGenerator_t generator,
-                                                                  unsigned int num_dimensions) {
+                                                                 unsigned int num_dimensions) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
   if (is_pseudo(generator->type)) return CURAND_STATUS_TYPE_ERROR;
   if (num_dimensions < 1 || num_dimensions > 20000) return CURAND_STATUS_OUT_OF_RANGE;
@@ -282,8 +282,7 @@ curandStatus_t CURANDAPI curandGenerateLogNormal(curandGenerator_t generator, fl
 
 curandStatus_t CURANDAPI curandGenerateLogNormalDouble(curandGenerator_t generator, double* output_ptr, size_t n,
                                                        double mean, double stddev) {
-  return generate(generator, "curandGenerateLogNormalDouble",
-                  {Output::log_normal_double, output_ptr, n, mean, stddev});
+  return generate(generator, "curandGenerateLogNormalDouble", {Output::log_normal_double, output_ptr, n, mean, stddev});
 }
 
 curandStatus_t CURANDAPI curandGeneratePoisson(curandGenerator_t generator, unsigned int* output_ptr, size_t n,

@@ -7,11 +7,14 @@
 #include <array>
 #include <vector>
 
+// device_api.h defines the headers' QUALIFIERS for host compilation: it comes first.
+// clang-format off
 #include "libs/curand/device_api.h"
 #include "libs/curand/generator.h"
 
 #include <curand_mtgp32_host.h>
 #include <curand_mtgp32dc_p_11213.h>
+// clang-format on
 
 namespace cucpu::curand {
 namespace {

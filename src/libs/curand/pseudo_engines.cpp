@@ -194,8 +194,10 @@ class PhiloxEngine : public Engine {
         if (first < 0 || first + 1 >= (long long)request.count) continue;  // in lead or tail
         unsigned raw[4];
         pair_raw(request, request.position + first, raw);
-        if (result_bytes(request.output) == 8) std::memcpy(at<double>(request, first), raw, 16);
-        else std::memcpy(at<float>(request, first), raw, 8);
+        if (result_bytes(request.output) == 8)
+          std::memcpy(at<double>(request, first), raw, 16);
+        else
+          std::memcpy(at<float>(request, first), raw, 8);
       }
     } else {
       for (size_t i = 0; i < request.count; ++i) {
@@ -229,8 +231,10 @@ class PhiloxEngine : public Engine {
     unsigned raw[8];
     slot_raw(g / 4, wide, raw);
     unsigned pair = g % 4 / 2;
-    if (wide) std::memcpy(out, raw + 4 * pair, 16);
-    else std::memcpy(out, raw + 2 * pair, 8);
+    if (wide)
+      std::memcpy(out, raw + 4 * pair, 16);
+    else
+      std::memcpy(out, raw + 2 * pair, 8);
   }
 
   static void make_result(const Request& request, size_t i, const unsigned* raw, unsigned element) {

@@ -89,8 +89,8 @@ extern "C" __global__ void transform_box_muller_float(float* data, size_t count,
   }
 }
 
-extern "C" __global__ void transform_box_muller_double(double* data, size_t count, double mean, double stddev,
-                                                       int kind, unsigned phase, uint4 lead, uint4 tail) {
+extern "C" __global__ void transform_box_muller_double(double* data, size_t count, double mean, double stddev, int kind,
+                                                       unsigned phase, uint4 lead, uint4 tail) {
   size_t pairs = (count + phase + 1) / 2;
   for (size_t k = first_index(); k < pairs; k += index_stride()) {
     long long first = (long long)(2 * k) - phase;

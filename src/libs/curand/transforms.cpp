@@ -36,9 +36,12 @@ void transform_pairs(const Request& request, Make make) {
   for (size_t k = 0; k < pairs; ++k) {
     long long first = (long long)(2 * k) - request.phase;
     unsigned raw[4];
-    if (first < 0) std::memcpy(raw, request.lead, sizeof raw);
-    else if (first + 1 >= (long long)request.count) std::memcpy(raw, request.tail, sizeof raw);
-    else std::memcpy(raw, &data[first], words * 4);
+    if (first < 0)
+      std::memcpy(raw, request.lead, sizeof raw);
+    else if (first + 1 >= (long long)request.count)
+      std::memcpy(raw, request.tail, sizeof raw);
+    else
+      std::memcpy(raw, &data[first], words * 4);
     T x, y;
     make(raw, x, y);
     if (first >= 0) data[first] = finish(request, x);
@@ -72,8 +75,8 @@ curandStatus_t launch(const char* name, size_t items, cudaStream_t stream, void*
   constexpr unsigned threads = 256;
   unsigned blocks = unsigned(std::min<size_t>((items + threads - 1) / threads, 1024));
   if (blocks == 0) return CURAND_STATUS_SUCCESS;
-  CUresult r = cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, reinterpret_cast<CUstream>(stream), arguments,
-                              nullptr);
+  CUresult r =
+      cuLaunchKernel(function, blocks, 1, 1, threads, 1, 1, 0, reinterpret_cast<CUstream>(stream), arguments, nullptr);
   return r == CUDA_SUCCESS ? CURAND_STATUS_SUCCESS : CURAND_STATUS_LAUNCH_FAILURE;
 }
 

@@ -56,8 +56,8 @@ cusparseStatus_t get_sparse_matrix(const cusparseSpMatDescr* matrix, cusparseFor
                                    int64_t* cols, int64_t* nnz, const void** offsets, const void** indices,
                                    const void** values, cusparseIndexType_t* offset_type,
                                    cusparseIndexType_t* index_type, cusparseIndexBase_t* base, cudaDataType* type) {
-  if (!matrix || matrix->format != format || !rows || !cols || !nnz || !offsets || !indices || !values ||
-      !index_type || !base || !type)
+  if (!matrix || matrix->format != format || !rows || !cols || !nnz || !offsets || !indices || !values || !index_type ||
+      !base || !type)
     return CUSPARSE_STATUS_INVALID_VALUE;
   *rows = matrix->rows;
   *cols = matrix->cols;
@@ -95,9 +95,9 @@ cusparseStatus_t create_dense_matrix(cusparseDnMatDescr_t* descriptor, int64_t r
   return make(descriptor, matrix);
 }
 
-cusparseStatus_t create_sparse_vector(cusparseSpVecDescr_t* descriptor, int64_t size, int64_t nnz,
-                                      const void* indices, const void* values, cusparseIndexType_t index_type,
-                                      cusparseIndexBase_t base, cudaDataType type) {
+cusparseStatus_t create_sparse_vector(cusparseSpVecDescr_t* descriptor, int64_t size, int64_t nnz, const void* indices,
+                                      const void* values, cusparseIndexType_t index_type, cusparseIndexBase_t base,
+                                      cudaDataType type) {
   if (!descriptor || size < 0 || nnz < 0 || nnz > size || !valid(index_type) || !valid(base))
     return CUSPARSE_STATUS_INVALID_VALUE;
   cusparseSpVecDescr vector;
@@ -136,8 +136,8 @@ cusparseStatus_t CUSPARSEAPI cusparseCreateSpVec(cusparseSpVecDescr_t* spVecDesc
   return create_sparse_vector(spVecDescr, size, nnz, indices, values, idxType, idxBase, valueType);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCreateConstSpVec(cusparseConstSpVecDescr_t* spVecDescr, int64_t size,
-                                                      int64_t nnz, const void* indices, const void* values,
+cusparseStatus_t CUSPARSEAPI cusparseCreateConstSpVec(cusparseConstSpVecDescr_t* spVecDescr, int64_t size, int64_t nnz,
+                                                      const void* indices, const void* values,
                                                       cusparseIndexType_t idxType, cusparseIndexBase_t idxBase,
                                                       cudaDataType valueType) {
   return create_sparse_vector(const_cast<cusparseSpVecDescr_t*>(spVecDescr), size, nnz, indices, values, idxType,
@@ -149,8 +149,8 @@ cusparseStatus_t CUSPARSEAPI cusparseDestroySpVec(cusparseConstSpVecDescr_t spVe
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseConstSpVecGet(cusparseConstSpVecDescr_t spVecDescr, int64_t* size,
-                                                   int64_t* nnz, const void** indices, const void** values,
+cusparseStatus_t CUSPARSEAPI cusparseConstSpVecGet(cusparseConstSpVecDescr_t spVecDescr, int64_t* size, int64_t* nnz,
+                                                   const void** indices, const void** values,
                                                    cusparseIndexType_t* idxType, cusparseIndexBase_t* idxBase,
                                                    cudaDataType* valueType) {
   if (!spVecDescr || !size || !nnz || !indices || !values || !idxType || !idxBase || !valueType)
@@ -246,17 +246,15 @@ cusparseStatus_t CUSPARSEAPI cusparseDnVecSetValues(cusparseDnVecDescr_t dnVecDe
 
 cusparseStatus_t CUSPARSEAPI cusparseCreateCsr(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
                                                int64_t nnz, void* csrRowOffsets, void* csrColInd, void* csrValues,
-                                               cusparseIndexType_t csrRowOffsetsType,
-                                               cusparseIndexType_t csrColIndType, cusparseIndexBase_t idxBase,
-                                               cudaDataType valueType) {
+                                               cusparseIndexType_t csrRowOffsetsType, cusparseIndexType_t csrColIndType,
+                                               cusparseIndexBase_t idxBase, cudaDataType valueType) {
   return create_sparse_matrix(spMatDescr, CUSPARSE_FORMAT_CSR, rows, cols, nnz, csrRowOffsets, csrColInd, csrValues,
                               csrRowOffsetsType, csrColIndType, idxBase, valueType);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCreateConstCsr(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows,
-                                                    int64_t cols, int64_t nnz, const void* csrRowOffsets,
-                                                    const void* csrColInd, const void* csrValues,
-                                                    cusparseIndexType_t csrRowOffsetsType,
+cusparseStatus_t CUSPARSEAPI cusparseCreateConstCsr(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
+                                                    int64_t nnz, const void* csrRowOffsets, const void* csrColInd,
+                                                    const void* csrValues, cusparseIndexType_t csrRowOffsetsType,
                                                     cusparseIndexType_t csrColIndType, cusparseIndexBase_t idxBase,
                                                     cudaDataType valueType) {
   return create_sparse_matrix(const_cast<cusparseSpMatDescr_t*>(spMatDescr), CUSPARSE_FORMAT_CSR, rows, cols, nnz,
@@ -266,17 +264,15 @@ cusparseStatus_t CUSPARSEAPI cusparseCreateConstCsr(cusparseConstSpMatDescr_t* s
 
 cusparseStatus_t CUSPARSEAPI cusparseCreateCsc(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
                                                int64_t nnz, void* cscColOffsets, void* cscRowInd, void* cscValues,
-                                               cusparseIndexType_t cscColOffsetsType,
-                                               cusparseIndexType_t cscRowIndType, cusparseIndexBase_t idxBase,
-                                               cudaDataType valueType) {
+                                               cusparseIndexType_t cscColOffsetsType, cusparseIndexType_t cscRowIndType,
+                                               cusparseIndexBase_t idxBase, cudaDataType valueType) {
   return create_sparse_matrix(spMatDescr, CUSPARSE_FORMAT_CSC, rows, cols, nnz, cscColOffsets, cscRowInd, cscValues,
                               cscColOffsetsType, cscRowIndType, idxBase, valueType);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCreateConstCsc(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows,
-                                                    int64_t cols, int64_t nnz, const void* cscColOffsets,
-                                                    const void* cscRowInd, const void* cscValues,
-                                                    cusparseIndexType_t cscColOffsetsType,
+cusparseStatus_t CUSPARSEAPI cusparseCreateConstCsc(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
+                                                    int64_t nnz, const void* cscColOffsets, const void* cscRowInd,
+                                                    const void* cscValues, cusparseIndexType_t cscColOffsetsType,
                                                     cusparseIndexType_t cscRowIndType, cusparseIndexBase_t idxBase,
                                                     cudaDataType valueType) {
   return create_sparse_matrix(const_cast<cusparseSpMatDescr_t*>(spMatDescr), CUSPARSE_FORMAT_CSC, rows, cols, nnz,
@@ -292,11 +288,10 @@ cusparseStatus_t CUSPARSEAPI cusparseCreateCoo(cusparseSpMatDescr_t* spMatDescr,
                               cooIdxType, cooIdxType, idxBase, valueType);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCreateConstCoo(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows,
-                                                    int64_t cols, int64_t nnz, const void* cooRowInd,
-                                                    const void* cooColInd, const void* cooValues,
-                                                    cusparseIndexType_t cooIdxType, cusparseIndexBase_t idxBase,
-                                                    cudaDataType valueType) {
+cusparseStatus_t CUSPARSEAPI cusparseCreateConstCoo(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
+                                                    int64_t nnz, const void* cooRowInd, const void* cooColInd,
+                                                    const void* cooValues, cusparseIndexType_t cooIdxType,
+                                                    cusparseIndexBase_t idxBase, cudaDataType valueType) {
   return create_sparse_matrix(const_cast<cusparseSpMatDescr_t*>(spMatDescr), CUSPARSE_FORMAT_COO, rows, cols, nnz,
                               cooRowInd, cooColInd, cooValues, cooIdxType, cooIdxType, idxBase, valueType);
 }
@@ -316,11 +311,10 @@ cusparseStatus_t CUSPARSEAPI cusparseConstCsrGet(cusparseConstSpMatDescr_t spMat
                            csrRowOffsetsType, csrColIndType, idxBase, valueType);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCsrGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols,
-                                            int64_t* nnz, void** csrRowOffsets, void** csrColInd, void** csrValues,
-                                            cusparseIndexType_t* csrRowOffsetsType,
-                                            cusparseIndexType_t* csrColIndType, cusparseIndexBase_t* idxBase,
-                                            cudaDataType* valueType) {
+cusparseStatus_t CUSPARSEAPI cusparseCsrGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz,
+                                            void** csrRowOffsets, void** csrColInd, void** csrValues,
+                                            cusparseIndexType_t* csrRowOffsetsType, cusparseIndexType_t* csrColIndType,
+                                            cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
   return cusparseConstCsrGet(spMatDescr, rows, cols, nnz, const_cast<const void**>(csrRowOffsets),
                              const_cast<const void**>(csrColInd), const_cast<const void**>(csrValues),
                              csrRowOffsetsType, csrColIndType, idxBase, valueType);
@@ -336,11 +330,10 @@ cusparseStatus_t CUSPARSEAPI cusparseConstCscGet(cusparseConstSpMatDescr_t spMat
                            cscColOffsetsType, cscRowIndType, idxBase, valueType);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCscGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols,
-                                            int64_t* nnz, void** cscColOffsets, void** cscRowInd, void** cscValues,
-                                            cusparseIndexType_t* cscColOffsetsType,
-                                            cusparseIndexType_t* cscRowIndType, cusparseIndexBase_t* idxBase,
-                                            cudaDataType* valueType) {
+cusparseStatus_t CUSPARSEAPI cusparseCscGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz,
+                                            void** cscColOffsets, void** cscRowInd, void** cscValues,
+                                            cusparseIndexType_t* cscColOffsetsType, cusparseIndexType_t* cscRowIndType,
+                                            cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
   return cusparseConstCscGet(spMatDescr, rows, cols, nnz, const_cast<const void**>(cscColOffsets),
                              const_cast<const void**>(cscRowInd), const_cast<const void**>(cscValues),
                              cscColOffsetsType, cscRowIndType, idxBase, valueType);
@@ -354,13 +347,13 @@ cusparseStatus_t CUSPARSEAPI cusparseConstCooGet(cusparseConstSpMatDescr_t spMat
                            idxType, idxBase, valueType);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCooGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols,
-                                            int64_t* nnz, void** cooRowInd, void** cooColInd, void** cooValues,
+cusparseStatus_t CUSPARSEAPI cusparseCooGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols, int64_t* nnz,
+                                            void** cooRowInd, void** cooColInd, void** cooValues,
                                             cusparseIndexType_t* idxType, cusparseIndexBase_t* idxBase,
                                             cudaDataType* valueType) {
   return cusparseConstCooGet(spMatDescr, rows, cols, nnz, const_cast<const void**>(cooRowInd),
-                             const_cast<const void**>(cooColInd), const_cast<const void**>(cooValues), idxType,
-                             idxBase, valueType);
+                             const_cast<const void**>(cooColInd), const_cast<const void**>(cooValues), idxType, idxBase,
+                             valueType);
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void* csrRowOffsets,
@@ -432,8 +425,7 @@ cusparseStatus_t CUSPARSEAPI cusparseCooSetStridedBatch(cusparseSpMatDescr_t spM
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseCsrSetStridedBatch(cusparseSpMatDescr_t spMatDescr, int batchCount,
-                                                        int64_t offsetsBatchStride,
-                                                        int64_t columnsValuesBatchStride) {
+                                                        int64_t offsetsBatchStride, int64_t columnsValuesBatchStride) {
   if (!spMatDescr || spMatDescr->format != CUSPARSE_FORMAT_CSR || batchCount < 1 || offsetsBatchStride < 0 ||
       columnsValuesBatchStride < 0)
     return CUSPARSE_STATUS_INVALID_VALUE;
@@ -485,11 +477,10 @@ cusparseStatus_t CUSPARSEAPI cusparseCreateDnMat(cusparseDnMatDescr_t* dnMatDesc
   return create_dense_matrix(dnMatDescr, rows, cols, ld, values, valueType, order);
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseCreateConstDnMat(cusparseConstDnMatDescr_t* dnMatDescr, int64_t rows,
-                                                      int64_t cols, int64_t ld, const void* values,
-                                                      cudaDataType valueType, cusparseOrder_t order) {
-  return create_dense_matrix(const_cast<cusparseDnMatDescr_t*>(dnMatDescr), rows, cols, ld, values, valueType,
-                             order);
+cusparseStatus_t CUSPARSEAPI cusparseCreateConstDnMat(cusparseConstDnMatDescr_t* dnMatDescr, int64_t rows, int64_t cols,
+                                                      int64_t ld, const void* values, cudaDataType valueType,
+                                                      cusparseOrder_t order) {
+  return create_dense_matrix(const_cast<cusparseDnMatDescr_t*>(dnMatDescr), rows, cols, ld, values, valueType, order);
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMatDescr) {
@@ -497,9 +488,9 @@ cusparseStatus_t CUSPARSEAPI cusparseDestroyDnMat(cusparseConstDnMatDescr_t dnMa
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseConstDnMatGet(cusparseConstDnMatDescr_t dnMatDescr, int64_t* rows,
-                                                   int64_t* cols, int64_t* ld, const void** values,
-                                                   cudaDataType* type, cusparseOrder_t* order) {
+cusparseStatus_t CUSPARSEAPI cusparseConstDnMatGet(cusparseConstDnMatDescr_t dnMatDescr, int64_t* rows, int64_t* cols,
+                                                   int64_t* ld, const void** values, cudaDataType* type,
+                                                   cusparseOrder_t* order) {
   if (!dnMatDescr || !rows || !cols || !ld || !values || !type || !order) return CUSPARSE_STATUS_INVALID_VALUE;
   *rows = dnMatDescr->rows;
   *cols = dnMatDescr->cols;
@@ -511,8 +502,7 @@ cusparseStatus_t CUSPARSEAPI cusparseConstDnMatGet(cusparseConstDnMatDescr_t dnM
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseDnMatGet(cusparseDnMatDescr_t dnMatDescr, int64_t* rows, int64_t* cols,
-                                              int64_t* ld, void** values, cudaDataType* type,
-                                              cusparseOrder_t* order) {
+                                              int64_t* ld, void** values, cudaDataType* type, cusparseOrder_t* order) {
   return cusparseConstDnMatGet(dnMatDescr, rows, cols, ld, const_cast<const void**>(values), type, order);
 }
 

@@ -5,8 +5,8 @@ namespace cucpu::cusparse {
 namespace {
 
 constexpr libs::StatusCodes<cusparseStatus_t> kStatuses{CUSPARSE_STATUS_SUCCESS, CUSPARSE_STATUS_ALLOC_FAILED,
-                                          CUSPARSE_STATUS_INVALID_VALUE, CUSPARSE_STATUS_NOT_SUPPORTED,
-                                          CUSPARSE_STATUS_EXECUTION_FAILED};
+                                                        CUSPARSE_STATUS_INVALID_VALUE, CUSPARSE_STATUS_NOT_SUPPORTED,
+                                                        CUSPARSE_STATUS_EXECUTION_FAILED};
 
 }  // namespace
 

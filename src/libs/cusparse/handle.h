@@ -101,11 +101,16 @@ T conjugate(T value) {
 template <typename Body>
 cusparseStatus_t with_value_type(cudaDataType type, Body body) {
   switch (type) {
-    case CUDA_R_32F: return body(float{});
-    case CUDA_R_64F: return body(double{});
-    case CUDA_C_32F: return body(std::complex<float>{});
-    case CUDA_C_64F: return body(std::complex<double>{});
-    default: return CUSPARSE_STATUS_NOT_SUPPORTED;
+    case CUDA_R_32F:
+      return body(float{});
+    case CUDA_R_64F:
+      return body(double{});
+    case CUDA_C_32F:
+      return body(std::complex<float>{});
+    case CUDA_C_64F:
+      return body(std::complex<double>{});
+    default:
+      return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
 }
 
@@ -113,18 +118,26 @@ cusparseStatus_t with_value_type(cudaDataType type, Body body) {
 template <typename Body>
 cusparseStatus_t with_index_type(cusparseIndexType_t type, Body body) {
   switch (type) {
-    case CUSPARSE_INDEX_32I: return body(int32_t{});
-    case CUSPARSE_INDEX_64I: return body(int64_t{});
-    default: return CUSPARSE_STATUS_NOT_SUPPORTED;
+    case CUSPARSE_INDEX_32I:
+      return body(int32_t{});
+    case CUSPARSE_INDEX_64I:
+      return body(int64_t{});
+    default:
+      return CUSPARSE_STATUS_NOT_SUPPORTED;
   }
 }
 
 inline size_t value_size(cudaDataType type) {
   switch (type) {
-    case CUDA_R_32F: return 4;
-    case CUDA_R_64F: case CUDA_C_32F: return 8;
-    case CUDA_C_64F: return 16;
-    default: return 0;
+    case CUDA_R_32F:
+      return 4;
+    case CUDA_R_64F:
+    case CUDA_C_32F:
+      return 8;
+    case CUDA_C_64F:
+      return 16;
+    default:
+      return 0;
   }
 }
 

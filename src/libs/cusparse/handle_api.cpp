@@ -42,27 +42,45 @@ cusparseStatus_t CUSPARSEAPI cusparseGetVersion(cusparseHandle_t handle, int* ve
 cusparseStatus_t CUSPARSEAPI cusparseGetProperty(libraryPropertyType type, int* value) {
   if (!value) return CUSPARSE_STATUS_INVALID_VALUE;
   switch (type) {
-    case MAJOR_VERSION: *value = CUSPARSE_VER_MAJOR; return CUSPARSE_STATUS_SUCCESS;
-    case MINOR_VERSION: *value = CUSPARSE_VER_MINOR; return CUSPARSE_STATUS_SUCCESS;
-    case PATCH_LEVEL: *value = CUSPARSE_VER_PATCH; return CUSPARSE_STATUS_SUCCESS;
+    case MAJOR_VERSION:
+      *value = CUSPARSE_VER_MAJOR;
+      return CUSPARSE_STATUS_SUCCESS;
+    case MINOR_VERSION:
+      *value = CUSPARSE_VER_MINOR;
+      return CUSPARSE_STATUS_SUCCESS;
+    case PATCH_LEVEL:
+      *value = CUSPARSE_VER_PATCH;
+      return CUSPARSE_STATUS_SUCCESS;
   }
   return CUSPARSE_STATUS_INVALID_VALUE;
 }
 
 const char* CUSPARSEAPI cusparseGetErrorName(cusparseStatus_t status) {
   switch (status) {
-    case CUSPARSE_STATUS_SUCCESS: return "CUSPARSE_STATUS_SUCCESS";
-    case CUSPARSE_STATUS_NOT_INITIALIZED: return "CUSPARSE_STATUS_NOT_INITIALIZED";
-    case CUSPARSE_STATUS_ALLOC_FAILED: return "CUSPARSE_STATUS_ALLOC_FAILED";
-    case CUSPARSE_STATUS_INVALID_VALUE: return "CUSPARSE_STATUS_INVALID_VALUE";
-    case CUSPARSE_STATUS_ARCH_MISMATCH: return "CUSPARSE_STATUS_ARCH_MISMATCH";
-    case CUSPARSE_STATUS_MAPPING_ERROR: return "CUSPARSE_STATUS_MAPPING_ERROR";
-    case CUSPARSE_STATUS_EXECUTION_FAILED: return "CUSPARSE_STATUS_EXECUTION_FAILED";
-    case CUSPARSE_STATUS_INTERNAL_ERROR: return "CUSPARSE_STATUS_INTERNAL_ERROR";
-    case CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED: return "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
-    case CUSPARSE_STATUS_ZERO_PIVOT: return "CUSPARSE_STATUS_ZERO_PIVOT";
-    case CUSPARSE_STATUS_NOT_SUPPORTED: return "CUSPARSE_STATUS_NOT_SUPPORTED";
-    case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: return "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES";
+    case CUSPARSE_STATUS_SUCCESS:
+      return "CUSPARSE_STATUS_SUCCESS";
+    case CUSPARSE_STATUS_NOT_INITIALIZED:
+      return "CUSPARSE_STATUS_NOT_INITIALIZED";
+    case CUSPARSE_STATUS_ALLOC_FAILED:
+      return "CUSPARSE_STATUS_ALLOC_FAILED";
+    case CUSPARSE_STATUS_INVALID_VALUE:
+      return "CUSPARSE_STATUS_INVALID_VALUE";
+    case CUSPARSE_STATUS_ARCH_MISMATCH:
+      return "CUSPARSE_STATUS_ARCH_MISMATCH";
+    case CUSPARSE_STATUS_MAPPING_ERROR:
+      return "CUSPARSE_STATUS_MAPPING_ERROR";
+    case CUSPARSE_STATUS_EXECUTION_FAILED:
+      return "CUSPARSE_STATUS_EXECUTION_FAILED";
+    case CUSPARSE_STATUS_INTERNAL_ERROR:
+      return "CUSPARSE_STATUS_INTERNAL_ERROR";
+    case CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED:
+      return "CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED";
+    case CUSPARSE_STATUS_ZERO_PIVOT:
+      return "CUSPARSE_STATUS_ZERO_PIVOT";
+    case CUSPARSE_STATUS_NOT_SUPPORTED:
+      return "CUSPARSE_STATUS_NOT_SUPPORTED";
+    case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES:
+      return "CUSPARSE_STATUS_INSUFFICIENT_RESOURCES";
   }
   return "unrecognized error code";
 }
@@ -70,18 +88,30 @@ const char* CUSPARSEAPI cusparseGetErrorName(cusparseStatus_t status) {
 // The descriptions cuSPARSE 12.6 gives (tests/e2e/cusparse_generic, taken on an H200).
 const char* CUSPARSEAPI cusparseGetErrorString(cusparseStatus_t status) {
   switch (status) {
-    case CUSPARSE_STATUS_SUCCESS: return "success";
-    case CUSPARSE_STATUS_NOT_INITIALIZED: return "initialization error";
-    case CUSPARSE_STATUS_ALLOC_FAILED: return "out of memory";
-    case CUSPARSE_STATUS_INVALID_VALUE: return "invalid value";
-    case CUSPARSE_STATUS_ARCH_MISMATCH: return "architecture mismatch";
-    case CUSPARSE_STATUS_MAPPING_ERROR: return "texture memory mapping error";
-    case CUSPARSE_STATUS_EXECUTION_FAILED: return "kernel launch failure";
-    case CUSPARSE_STATUS_INTERNAL_ERROR: return "internal error";
-    case CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED: return "matrix type not supported";
-    case CUSPARSE_STATUS_ZERO_PIVOT: return "zero pivot";
-    case CUSPARSE_STATUS_NOT_SUPPORTED: return "operation not supported";
-    case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES: return "insufficient resources";
+    case CUSPARSE_STATUS_SUCCESS:
+      return "success";
+    case CUSPARSE_STATUS_NOT_INITIALIZED:
+      return "initialization error";
+    case CUSPARSE_STATUS_ALLOC_FAILED:
+      return "out of memory";
+    case CUSPARSE_STATUS_INVALID_VALUE:
+      return "invalid value";
+    case CUSPARSE_STATUS_ARCH_MISMATCH:
+      return "architecture mismatch";
+    case CUSPARSE_STATUS_MAPPING_ERROR:
+      return "texture memory mapping error";
+    case CUSPARSE_STATUS_EXECUTION_FAILED:
+      return "kernel launch failure";
+    case CUSPARSE_STATUS_INTERNAL_ERROR:
+      return "internal error";
+    case CUSPARSE_STATUS_MATRIX_TYPE_NOT_SUPPORTED:
+      return "matrix type not supported";
+    case CUSPARSE_STATUS_ZERO_PIVOT:
+      return "zero pivot";
+    case CUSPARSE_STATUS_NOT_SUPPORTED:
+      return "operation not supported";
+    case CUSPARSE_STATUS_INSUFFICIENT_RESOURCES:
+      return "insufficient resources";
   }
   return "unrecognized error code";
 }

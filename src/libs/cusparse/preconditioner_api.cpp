@@ -160,22 +160,20 @@ cusparseStatus_t factor(cusparseHandle_t handle, const char* function, int m, in
 }
 
 // Analysis: the structural zero pivots (a missing diagonal entry), found in stream order.
-cusparseStatus_t analyse(cusparseHandle_t handle, const char* function, int m, int nnz,
-                         const cusparseMatDescr* descr, const int* offsets, const int* columns,
-                         FactorizationInfo* info) {
+cusparseStatus_t analyse(cusparseHandle_t handle, const char* function, int m, int nnz, const cusparseMatDescr* descr,
+                         const int* offsets, const int* columns, FactorizationInfo* info) {
   if (cusparseStatus_t status = check(handle, m, nnz, descr, info)) return status;
   const int base = descr->index_base == CUSPARSE_INDEX_BASE_ONE ? 1 : 0;
   info->base = base;
-  return run(handle, function, {array_range(offsets, m + 1, sizeof(int)), array_range(columns, nnz, sizeof(int))},
-             [=] {
-               info->zero_pivot = -1;
-               std::vector<int64_t> diagonal = diagonal_positions(m, offsets, columns, base);
-               for (int i = 0; i < m; ++i)
-                 if (diagonal[i] < 0) {
-                   info->zero_pivot = i;
-                   break;
-                 }
-             });
+  return run(handle, function, {array_range(offsets, m + 1, sizeof(int)), array_range(columns, nnz, sizeof(int))}, [=] {
+    info->zero_pivot = -1;
+    std::vector<int64_t> diagonal = diagonal_positions(m, offsets, columns, base);
+    for (int i = 0; i < m; ++i)
+      if (diagonal[i] < 0) {
+        info->zero_pivot = i;
+        break;
+      }
+  });
 }
 
 // The zero pivot an analysis or factorization found, in the index base of the matrix it
@@ -255,11 +253,11 @@ cusparseStatus_t CUSPARSEAPI cusparseXcsric02_zeroPivot(cusparseHandle_t handle,
   return zero_pivot(handle, info, position);
 }
 
-#define CUCPU_FACTORIZATION_ENTRY_POINTS(X, T, NAME, INFO, CHOLESKY)                                        \
+#define CUCPU_FACTORIZATION_ENTRY_POINTS(X, T, NAME, INFO, CHOLESKY)                                                 \
   cusparseStatus_t CUSPARSEAPI cusparse##X##NAME##_bufferSize(cusparseHandle_t handle, int m, int nnz,               \
                                                               const cusparseMatDescr_t descrA, T*, const int*,       \
                                                               const int*, INFO info, int* pBufferSizeInBytes) {      \
-    if (cusparseStatus_t status = check(handle, m, nnz, descrA, info)) return status;                               \
+    if (cusparseStatus_t status = check(handle, m, nnz, descrA, info)) return status;                                \
     if (!pBufferSizeInBytes) return CUSPARSE_STATUS_INVALID_VALUE;                                                   \
     *pBufferSizeInBytes = buffer_bytes(m);                                                                           \
     return CUSPARSE_STATUS_SUCCESS;                                                                                  \
@@ -267,7 +265,7 @@ cusparseStatus_t CUSPARSEAPI cusparseXcsric02_zeroPivot(cusparseHandle_t handle,
   cusparseStatus_t CUSPARSEAPI cusparse##X##NAME##_bufferSizeExt(cusparseHandle_t handle, int m, int nnz,            \
                                                                  const cusparseMatDescr_t descrA, T*, const int*,    \
                                                                  const int*, INFO info, size_t* pBufferSize) {       \
-    if (cusparseStatus_t status = check(handle, m, nnz, descrA, info)) return status;                               \
+    if (cusparseStatus_t status = check(handle, m, nnz, descrA, info)) return status;                                \
     if (!pBufferSize) return CUSPARSE_STATUS_INVALID_VALUE;                                                          \
     *pBufferSize = static_cast<size_t>(buffer_bytes(m));                                                             \
     return CUSPARSE_STATUS_SUCCESS;                                                                                  \
@@ -293,10 +291,10 @@ CUCPU_FACTORIZATION_ENTRY_POINTS(C, cuComplex, csric02, csric02Info_t, true)
 CUCPU_FACTORIZATION_ENTRY_POINTS(Z, cuDoubleComplex, csric02, csric02Info_t, true)
 
 // Only ILU(0) has a boost.
-#define CUCPU_BOOST_ENTRY_POINT(X, T)                                                                                \
-  cusparseStatus_t CUSPARSEAPI cusparse##X##csrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info,      \
-                                                                  int enable_boost, double* tol, T* boost_val) {     \
-    return numeric_boost(handle, info, enable_boost, tol, reinterpret_cast<WorkType<T>*>(boost_val));                \
+#define CUCPU_BOOST_ENTRY_POINT(X, T)                                                                            \
+  cusparseStatus_t CUSPARSEAPI cusparse##X##csrilu02_numericBoost(cusparseHandle_t handle, csrilu02Info_t info,  \
+                                                                  int enable_boost, double* tol, T* boost_val) { \
+    return numeric_boost(handle, info, enable_boost, tol, reinterpret_cast<WorkType<T>*>(boost_val));            \
   }
 CUCPU_BOOST_ENTRY_POINT(S, float)
 CUCPU_BOOST_ENTRY_POINT(D, double)

@@ -33,9 +33,8 @@ int64_t cols_of(const cusparseSpMatDescr& a, cusparseOperation_t op) {
 template <typename Body>
 cusparseStatus_t with_matrix_types(const cusparseSpMatDescr& a, cudaDataType compute_type, Body body) {
   return with_value_type(compute_type, [&](auto t) {
-    return with_index_type(a.offset_type, [&](auto o) {
-      return with_index_type(a.index_type, [&](auto i) { return body(t, o, i); });
-    });
+    return with_index_type(
+        a.offset_type, [&](auto o) { return with_index_type(a.index_type, [&](auto i) { return body(t, o, i); }); });
   });
 }
 
@@ -119,8 +118,7 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMV(cusparseHandle_t handle, cusparseOpera
                                           cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
                                           const void* beta, cusparseDnVecDescr_t vecY, cudaDataType computeType,
                                           cusparseSpMVAlg_t, void*) {
-  if (cusparseStatus_t status = check_spmv(handle, opA, alpha, matA, vecX, beta, vecY, computeType))
-    return status;
+  if (cusparseStatus_t status = check_spmv(handle, opA, alpha, matA, vecX, beta, vecY, computeType)) return status;
   const cusparseSpMatDescr a = *matA;
   return with_matrix_types(a, computeType, [&](auto t, auto o, auto i) {
     using T = decltype(t);
@@ -133,8 +131,9 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMV(cusparseHandle_t handle, cusparseOpera
                {s_alpha.range(), s_beta.range(), offsets_range(a), indices_range(a), values_range(a),
                 array_range(x, vecX->size, sizeof(T)), array_range(y, vecY->size, sizeof(T))},
                [=] {
-                 multiply(view_of<T, O, I>(a), opA, s_alpha(), s_beta(), 1, [x](int64_t k, int64_t) { return x[k]; },
-                          [y](int64_t k, int64_t) -> T& { return y[k]; });
+                 multiply(
+                     view_of<T, O, I>(a), opA, s_alpha(), s_beta(), 1, [x](int64_t k, int64_t) { return x[k]; },
+                     [y](int64_t k, int64_t) -> T& { return y[k]; });
                });
   });
 }
@@ -143,8 +142,7 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM_bufferSize(cusparseHandle_t handle, cu
                                                      cusparseOperation_t opB, const void* alpha,
                                                      cusparseConstSpMatDescr_t matA, cusparseConstDnMatDescr_t matB,
                                                      const void* beta, cusparseDnMatDescr_t matC,
-                                                     cudaDataType computeType, cusparseSpMMAlg_t,
-                                                     size_t* bufferSize) {
+                                                     cudaDataType computeType, cusparseSpMMAlg_t, size_t* bufferSize) {
   if (handle && !bufferSize) return CUSPARSE_STATUS_INVALID_VALUE;
   cusparseStatus_t status = check_spmm(handle, opA, opB, alpha, matA, matB, beta, matC, computeType);
   if (status == CUSPARSE_STATUS_SUCCESS) *bufferSize = 0;
@@ -161,11 +159,9 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM_preprocess(cusparseHandle_t handle, cu
 
 cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOperation_t opA, cusparseOperation_t opB,
                                           const void* alpha, cusparseConstSpMatDescr_t matA,
-                                          cusparseConstDnMatDescr_t matB, const void* beta,
-                                          cusparseDnMatDescr_t matC, cudaDataType computeType, cusparseSpMMAlg_t,
-                                          void*) {
-  if (cusparseStatus_t status = check_spmm(handle, opA, opB, alpha, matA, matB, beta, matC, computeType))
-    return status;
+                                          cusparseConstDnMatDescr_t matB, const void* beta, cusparseDnMatDescr_t matC,
+                                          cudaDataType computeType, cusparseSpMMAlg_t, void*) {
+  if (cusparseStatus_t status = check_spmm(handle, opA, opB, alpha, matA, matB, beta, matC, computeType)) return status;
   const cusparseSpMatDescr a = *matA;
   return with_matrix_types(a, computeType, [&](auto t, auto o, auto i) {
     using T = decltype(t);

@@ -56,9 +56,8 @@ inline DeviceRange values_range(const cusparseSpMatDescr& matrix) {
 // whole range touches) is large enough to pay for them.
 template <typename Body>
 void for_ranges(int64_t count, int64_t work, Body body) {
-  const int64_t threads =
-      std::min<int64_t>({static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency())), 16,
-                         work / (1 << 16) + 1, count});
+  const int64_t threads = std::min<int64_t>(
+      {static_cast<int64_t>(std::max(1u, std::thread::hardware_concurrency())), 16, work / (1 << 16) + 1, count});
   if (threads <= 1) {
     body(int64_t{0}, count);
     return;

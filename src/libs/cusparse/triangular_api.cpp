@@ -102,11 +102,10 @@ cusparseStatus_t CUSPARSEAPI cusparseSpSV_bufferSize(cusparseHandle_t handle, cu
   return status;
 }
 
-cusparseStatus_t CUSPARSEAPI cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA,
-                                                   const void* alpha, cusparseConstSpMatDescr_t matA,
-                                                   cusparseConstDnVecDescr_t vecX, cusparseDnVecDescr_t vecY,
-                                                   cudaDataType computeType, cusparseSpSVAlg_t,
-                                                   cusparseSpSVDescr_t spsvDescr, void*) {
+cusparseStatus_t CUSPARSEAPI cusparseSpSV_analysis(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha,
+                                                   cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
+                                                   cusparseDnVecDescr_t vecY, cudaDataType computeType,
+                                                   cusparseSpSVAlg_t, cusparseSpSVDescr_t spsvDescr, void*) {
   cusparseStatus_t status = check_spsv(handle, opA, alpha, matA, vecX, vecY, computeType, spsvDescr);
   if (status == CUSPARSE_STATUS_SUCCESS) spsvDescr->analysed = true;
   return status;
@@ -114,10 +113,9 @@ cusparseStatus_t CUSPARSEAPI cusparseSpSV_analysis(cusparseHandle_t handle, cusp
 
 cusparseStatus_t CUSPARSEAPI cusparseSpSV_solve(cusparseHandle_t handle, cusparseOperation_t opA, const void* alpha,
                                                 cusparseConstSpMatDescr_t matA, cusparseConstDnVecDescr_t vecX,
-                                                cusparseDnVecDescr_t vecY, cudaDataType computeType,
-                                                cusparseSpSVAlg_t, cusparseSpSVDescr_t spsvDescr) {
-  if (cusparseStatus_t status = check_spsv(handle, opA, alpha, matA, vecX, vecY, computeType, spsvDescr))
-    return status;
+                                                cusparseDnVecDescr_t vecY, cudaDataType computeType, cusparseSpSVAlg_t,
+                                                cusparseSpSVDescr_t spsvDescr) {
+  if (cusparseStatus_t status = check_spsv(handle, opA, alpha, matA, vecX, vecY, computeType, spsvDescr)) return status;
   const cusparseSpMatDescr a = *matA;
   const bool lower = a.fill_mode == CUSPARSE_FILL_MODE_LOWER, unit = a.diag_type == CUSPARSE_DIAG_TYPE_UNIT;
   return with_value_type(computeType, [&](auto t) {

@@ -20,15 +20,14 @@ cusparseStatus_t check_pair(cusparseHandle_t handle, const cusparseSpVecDescr* x
 // Calls body(T, I) with the pair's element and index types.
 template <typename Body>
 cusparseStatus_t with_pair_types(const cusparseSpVecDescr& x, Body body) {
-  return with_value_type(x.value_type, [&](auto t) {
-    return with_index_type(x.index_type, [&](auto i) { return body(t, i); });
-  });
+  return with_value_type(x.value_type,
+                         [&](auto t) { return with_index_type(x.index_type, [&](auto i) { return body(t, i); }); });
 }
 
 // The device memory x's indices and values and y's values span.
-#define CUCPU_PAIR_RANGES(x, y)                                                                 \
-  array_range((x)->indices, (x)->nnz, index_size((x)->index_type)),                            \
-      array_range((x)->values, (x)->nnz, value_size((x)->value_type)),                          \
+#define CUCPU_PAIR_RANGES(x, y)                                        \
+  array_range((x)->indices, (x)->nnz, index_size((x)->index_type)),    \
+      array_range((x)->values, (x)->nnz, value_size((x)->value_type)), \
       array_range((y)->values, (y)->size, value_size((y)->value_type))
 
 }  // namespace
@@ -124,8 +123,7 @@ cusparseStatus_t CUSPARSEAPI cusparseRot(cusparseHandle_t handle, const void* c_
 
 cusparseStatus_t CUSPARSEAPI cusparseSpVV_bufferSize(cusparseHandle_t handle, cusparseOperation_t opX,
                                                      cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY,
-                                                     const void* result, cudaDataType computeType,
-                                                     size_t* bufferSize) {
+                                                     const void* result, cudaDataType computeType, size_t* bufferSize) {
   if (cusparseStatus_t status = check_pair(handle, vecX, vecY)) return status;
   if (!result || !bufferSize) return CUSPARSE_STATUS_INVALID_VALUE;
   if (opX != CUSPARSE_OPERATION_NON_TRANSPOSE && opX != CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE)
@@ -136,8 +134,8 @@ cusparseStatus_t CUSPARSEAPI cusparseSpVV_bufferSize(cusparseHandle_t handle, cu
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseSpVV(cusparseHandle_t handle, cusparseOperation_t opX,
-                                          cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY,
-                                          void* result, cudaDataType computeType, void*) {
+                                          cusparseConstSpVecDescr_t vecX, cusparseConstDnVecDescr_t vecY, void* result,
+                                          cudaDataType computeType, void*) {
   if (cusparseStatus_t status = check_pair(handle, vecX, vecY)) return status;
   if (!result) return CUSPARSE_STATUS_INVALID_VALUE;
   if (opX != CUSPARSE_OPERATION_NON_TRANSPOSE && opX != CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE)
@@ -157,8 +155,8 @@ cusparseStatus_t CUSPARSEAPI cusparseSpVV(cusparseHandle_t handle, cusparseOpera
       const int64_t base = x.index_base == CUSPARSE_INDEX_BASE_ONE ? 1 : 0;
       T sum{};
       for (int64_t k = 0; k < x.nnz; ++k)
-        sum += (opX == CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE ? conjugate(values[k]) : values[k]) *
-               y[indices[k] - base];
+        sum +=
+            (opX == CUSPARSE_OPERATION_CONJUGATE_TRANSPOSE ? conjugate(values[k]) : values[k]) * y[indices[k] - base];
       *static_cast<T*>(result) = sum;
     });
   });
