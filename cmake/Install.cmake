@@ -20,7 +20,7 @@ set(CPACK_DEBIAN_PACKAGE_MAINTAINER "cucpu developers")
 set(CPACK_DEBIAN_PACKAGE_ARCHITECTURE amd64)
 set(CPACK_DEBIAN_PACKAGE_SECTION libs)
 # The shared libraries cucpu's own link against (Debian 12's names).
-set(CPACK_DEBIAN_PACKAGE_DEPENDS "libllvm19, libzstd1, libboost-context1.74.0, libfmt9, libstdc++6, libc6, libopenblas0")
+set(CPACK_DEBIAN_PACKAGE_DEPENDS "libllvm19, libzstd1, libboost-context1.74.0, libfmt9, libstdc++6, libc6, libopenblas0, libmetis5")
 # It provides the driver NVIDIA's packages would; it cannot sit beside them.
 set(CPACK_DEBIAN_PACKAGE_CONFLICTS "libcuda1, libnvidia-compute-580")
 set(CPACK_DEBIAN_PACKAGE_CONTROL_EXTRA "${PROJECT_SOURCE_DIR}/cmake/debian/triggers")

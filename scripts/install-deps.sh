@@ -5,7 +5,8 @@ set -euo pipefail
 packages=(cmake g++ make python3 python3-venv binutils llvm-19-dev libzstd-dev libboost-context-dev
           libgtest-dev libfmt-dev libcli11-dev
           libopenblas-dev liblapacke-dev  # cuBLAS, cuSOLVER: OpenBLAS (BSD) and its LAPACK
-          libfftw3-dev)  # cuFFT, cuFFTW: FFTW 3 (GPL-2+, linked by those two libraries only)
+          libfftw3-dev  # cuFFT, cuFFTW: FFTW 3 (GPL-2+, linked by those two libraries only)
+          libeigen3-dev libmetis-dev)  # cusolverSp: Eigen 3 (MPL-2.0, header-only) and METIS (Apache-2.0)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
