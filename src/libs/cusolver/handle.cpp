@@ -12,9 +12,9 @@ constexpr libs::StatusCodes<cusolverStatus_t> kStatuses{CUSOLVER_STATUS_SUCCESS,
 
 cusolverStatus_t to_status(const Error& error) { return libs::to_status(error, kStatuses); }
 
-cusolverStatus_t run(cusolverDnHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
+cusolverStatus_t run(cudaStream_t stream, const char* function, std::initializer_list<DeviceRange> ranges,
                      std::function<void()> work) {
-  return libs::run(handle->stream, function, ranges, std::move(work), kStatuses);
+  return libs::run(stream, function, ranges, std::move(work), kStatuses);
 }
 
 cusolverStatus_t invalid_parameter(cusolverDnHandle_t handle, const char* function, int* info, int position) {

@@ -22,9 +22,13 @@ using libs::DeviceRange;
 
 cusolverStatus_t to_status(const Error& error);
 
-// Queues `work` on the handle's stream (libs::enqueue), returning the call's status.
-cusolverStatus_t run(cusolverDnHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
+// Queues `work` on the stream (libs::enqueue), returning the call's status.
+cusolverStatus_t run(cudaStream_t stream, const char* function, std::initializer_list<DeviceRange> ranges,
                      std::function<void()> work);
+inline cusolverStatus_t run(cusolverDnHandle_t handle, const char* function, std::initializer_list<DeviceRange> ranges,
+                            std::function<void()> work) {
+  return run(handle->stream, function, ranges, std::move(work));
+}
 
 // A bad argument: parameter `position` (the handle not counted), written to the device
 // info as -position in stream order, as LAPACK's info reports it, and returned as
