@@ -55,6 +55,11 @@ CUCPU_LAPACK(cuDoubleComplex, z)
     LAPACK_##P##potrf(&uplo, &n, a, &lda, &info);                                    \
     return info;                                                                     \
   }                                                                                  \
+  inline int trtri(char uplo, char diag, int n, T* a, int lda) {                     \
+    int info = 0;                                                                    \
+    LAPACK_##P##trtri(&uplo, &diag, &n, a, &lda, &info);                             \
+    return info;                                                                     \
+  }                                                                                  \
   inline int potrs(char uplo, int n, int nrhs, const T* a, int lda, T* b, int ldb) { \
     int info = 0;                                                                    \
     LAPACK_##P##potrs(&uplo, &n, &nrhs, a, &lda, b, &ldb, &info);                    \

@@ -14,60 +14,20 @@
 #include <vector>
 
 #include "libs/common/lapack_calls.h"
+#include "libs/cusolver/dense_lapack.h"
 #include "libs/cusolver/handle.h"
 
 namespace cucpu::cusolver {
 namespace {
 
-template <typename T>
-struct Element;
-template <>
-struct Element<float> {
-  using Real = float;
-  using Math = float;
-};
-template <>
-struct Element<double> {
-  using Real = double;
-  using Math = double;
-};
-template <>
-struct Element<cuComplex> {
-  using Real = float;
-  using Math = std::complex<float>;  // the same layout
-};
-template <>
-struct Element<cuDoubleComplex> {
-  using Real = double;
-  using Math = std::complex<double>;
-};
-template <typename T>
-using Real = typename Element<T>::Real;
-template <typename T>
-constexpr bool is_complex = !std::is_same_v<T, Real<T>>;
-
-// The size a LAPACK workspace query returned in work[0] (a real number, or a complex one's real part).
-template <typename T>
-int queried_size(const T& value) {
-  if constexpr (is_complex<T>)
-    return std::max(1, static_cast<int>(value.x));
-  else
-    return std::max(1, static_cast<int>(value));
-}
-
-bool valid(cublasFillMode_t uplo) { return uplo == CUBLAS_FILL_MODE_LOWER || uplo == CUBLAS_FILL_MODE_UPPER; }
-bool valid(cublasOperation_t op) { return op == CUBLAS_OP_N || op == CUBLAS_OP_T || op == CUBLAS_OP_C; }
-bool valid(cublasSideMode_t side) { return side == CUBLAS_SIDE_LEFT || side == CUBLAS_SIDE_RIGHT; }
-char to_lapack(cublasFillMode_t uplo) { return uplo == CUBLAS_FILL_MODE_LOWER ? 'L' : 'U'; }
-char to_lapack(cublasOperation_t op) { return op == CUBLAS_OP_N ? 'N' : op == CUBLAS_OP_T ? 'T' : 'C'; }
-char to_lapack(cublasSideMode_t side) { return side == CUBLAS_SIDE_LEFT ? 'L' : 'R'; }
+using namespace dense;
 
 // The handle, the info pointer, then the arguments: returns from the entry point when one is bad.
-#define CUCPU_REQUIRE(info, ...)                                                                \
-  do {                                                                                          \
-    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;                                        \
+#define CUCPU_REQUIRE(info, ...)                                                                        \
+  do {                                                                                                  \
+    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;                                                \
     if (int bad_ = first_broken({__VA_ARGS__})) return invalid_parameter(handle, function, info, bad_); \
-    if (!(info)) return CUSOLVER_STATUS_INVALID_VALUE;                                          \
+    if (!(info)) return CUSOLVER_STATUS_INVALID_VALUE;                                                  \
   } while (0)
 
 DeviceRange info_range(int* info) { return {info, sizeof(int)}; }
@@ -106,40 +66,13 @@ cusolverStatus_t potri(cusolverDnHandle_t handle, const char* function, cublasFi
 
 // ---- LU ----
 
-// LU without pivoting (cuSOLVER's getrf with a null devIpiv), right-looking as LAPACK's
-// unblocked getf2: a zero pivot is reported in info (its first one) and its column is left
-// unscaled.
-template <typename T>
-int lu_without_pivoting(int m, int n, T* a_raw, int lda) {
-  using M = typename Element<T>::Math;
-  M* a = reinterpret_cast<M*>(a_raw);
-  auto at = [&](int i, int j) -> M& { return a[i + static_cast<int64_t>(j) * lda]; };
-  int info = 0;
-  for (int j = 0; j < std::min(m, n); ++j) {
-    const M pivot = at(j, j);
-    if (pivot == M{}) {
-      if (info == 0) info = j + 1;
-      continue;
-    }
-    for (int i = j + 1; i < m; ++i) at(i, j) /= pivot;
-    for (int k = j + 1; k < n; ++k) {
-      const M factor = at(j, k);
-      if (factor == M{}) continue;
-      for (int i = j + 1; i < m; ++i) at(i, k) -= at(i, j) * factor;
-    }
-  }
-  return info;
-}
-
 template <typename T>
 cusolverStatus_t getrf(cusolverDnHandle_t handle, const char* function, int m, int n, T* A, int lda, int* pivots,
                        int* info) {
   CUCPU_REQUIRE(info, {m >= 0, 1}, {n >= 0, 2}, {lda >= std::max(1, m), 4});
   return run(handle, function,
              {matrix(A, m, n, lda), array_range(pivots, pivots ? std::min(m, n) : 0, sizeof(int)), info_range(info)},
-             [=] {
-               *info = pivots ? libs::getrf(m, n, A, lda, pivots) : lu_without_pivoting(m, n, A, lda);
-             });
+             [=] { *info = pivots ? libs::getrf(m, n, A, lda, pivots) : lu_without_pivoting(m, n, A, lda); });
 }
 
 template <typename T>
@@ -147,8 +80,8 @@ cusolverStatus_t getrs(cusolverDnHandle_t handle, const char* function, cublasOp
                        const T* A, int lda, const int* pivots, T* B, int ldb, int* info) {
   // A bad argument leaves devInfo as it was (the H200's getrs writes nothing then).
   if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;
-  if (first_broken({{valid(trans), 1}, {n >= 0, 2}, {nrhs >= 0, 3}, {lda >= std::max(1, n), 5},
-                    {ldb >= std::max(1, n), 8}}) ||
+  if (first_broken(
+          {{valid(trans), 1}, {n >= 0, 2}, {nrhs >= 0, 3}, {lda >= std::max(1, n), 5}, {ldb >= std::max(1, n), 8}}) ||
       !info)
     return CUSOLVER_STATUS_INVALID_VALUE;
   return run(handle, function,
@@ -167,18 +100,11 @@ cusolverStatus_t getrs(cusolverDnHandle_t handle, const char* function, cublasOp
 // ---- QR ----
 
 template <typename T>
-int geqrf_size(int m, int n, T* A, int lda) {
-  T query{};
-  libs::geqrf(m, n, A, lda, nullptr, &query, -1);
-  return queried_size(query);
-}
-
-template <typename T>
 cusolverStatus_t geqrf(cusolverDnHandle_t handle, const char* function, int m, int n, T* A, int lda, T* tau,
                        int* info) {
   CUCPU_REQUIRE(info, {m >= 0, 1}, {n >= 0, 2}, {lda >= std::max(1, m), 4});
-  return run(handle, function,
-             {matrix(A, m, n, lda), array_range(tau, std::min(m, n), sizeof(T)), info_range(info)}, [=] {
+  return run(handle, function, {matrix(A, m, n, lda), array_range(tau, std::min(m, n), sizeof(T)), info_range(info)},
+             [=] {
                std::vector<T> work(geqrf_size(m, n, A, lda));
                *info = libs::geqrf(m, n, A, lda, tau, work.data(), static_cast<int>(work.size()));
              });
@@ -238,15 +164,13 @@ int ormqr_size(char side, char trans, int m, int n, int k, const T* A, int lda, 
 }
 
 template <typename T>
-cusolverStatus_t ormqr(cusolverDnHandle_t handle, const char* function, cublasSideMode_t side,
-                       cublasOperation_t trans, int m, int n, int k, const T* A, int lda, const T* tau, T* C, int ldc,
-                       int* info) {
+cusolverStatus_t ormqr(cusolverDnHandle_t handle, const char* function, cublasSideMode_t side, cublasOperation_t trans,
+                       int m, int n, int k, const T* A, int lda, const T* tau, T* C, int ldc, int* info) {
   const int order = side == CUBLAS_SIDE_LEFT ? m : n;  // Q is order x order
   CUCPU_REQUIRE(info, {valid(side), 1}, {valid(trans) && q_operation<T>(trans) != 0, 2}, {m >= 0, 3}, {n >= 0, 4},
                 {k >= 0 && k <= order, 5}, {lda >= std::max(1, order), 7}, {ldc >= std::max(1, m), 10});
   return run(handle, function,
-             {matrix(A, order, k, lda), array_range(tau, k, sizeof(T)), matrix(C, m, n, ldc), info_range(info)},
-             [=] {
+             {matrix(A, order, k, lda), array_range(tau, k, sizeof(T)), matrix(C, m, n, ldc), info_range(info)}, [=] {
                const char s = to_lapack(side), t = q_operation<T>(trans);
                std::vector<T> work(ormqr_size(s, t, m, n, k, A, lda, tau, C, ldc));
                *info = apply_q(s, t, m, n, k, A, lda, tau, C, ldc, work.data(), static_cast<int>(work.size()));
@@ -254,26 +178,6 @@ cusolverStatus_t ormqr(cusolverDnHandle_t handle, const char* function, cublasSi
 }
 
 // ---- SVD ----
-
-template <typename T>
-int svd(char jobu, char jobvt, int m, int n, T* A, int lda, Real<T>* S, T* U, int ldu, T* VT, int ldvt, T* work,
-        int work_size, Real<T>* rwork) {
-  if constexpr (is_complex<T>)
-    return libs::gesvd(jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, work, work_size, rwork);
-  else
-    return libs::gesvd(jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, work, work_size);
-}
-
-template <typename T>
-int gesvd_size(char jobu, char jobvt, int m, int n, int lda, int ldu, int ldvt) {
-  T query{};
-  Real<T> none{};
-  T dummy{};
-  svd<T>(jobu, jobvt, m, n, &dummy, lda, &none, &dummy, ldu, &dummy, ldvt, &query, -1, &none);
-  return queried_size(query);
-}
-
-bool valid_job(signed char job) { return job == 'A' || job == 'S' || job == 'O' || job == 'N'; }
 
 template <typename T>
 cusolverStatus_t gesvd(cusolverDnHandle_t handle, const char* function, signed char jobu, signed char jobvt, int m,
@@ -289,58 +193,31 @@ cusolverStatus_t gesvd(cusolverDnHandle_t handle, const char* function, signed c
     (void)run(handle, function, {info_range(info)}, [info] { *info = 0; });
     return CUSOLVER_STATUS_INVALID_VALUE;
   }
-  return run(handle, function,
-             {matrix(A, m, n, lda), array_range(S, small, sizeof(Real<T>)), matrix(U, m, u_columns, ldu),
-              matrix(VT, vt_rows, n, ldvt), array_range(rwork, rwork ? small - 1 : 0, sizeof(Real<T>)),
-              info_range(info)},
-             [=] {
-               std::vector<T> work(gesvd_size<T>(jobu, jobvt, m, n, lda, ldu, ldvt));
-               std::vector<Real<T>> lapack_rwork(is_complex<T> ? std::max(1, 5 * small) : 1);
-               *info = svd<T>(jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, work.data(),
-                              static_cast<int>(work.size()), lapack_rwork.data());
-               // The superdiagonal of the bidiagonal form that did not converge, as cuSOLVER's rwork holds it.
-               if (rwork)
-                 for (int i = 0; i + 1 < small; ++i) {
-                   if constexpr (is_complex<T>)
-                     rwork[i] = lapack_rwork[i];
-                   else
-                     rwork[i] = work[i + 1];
-                 }
-             });
+  return run(
+      handle, function,
+      {matrix(A, m, n, lda), array_range(S, small, sizeof(Real<T>)), matrix(U, m, u_columns, ldu),
+       matrix(VT, vt_rows, n, ldvt), array_range(rwork, rwork ? small - 1 : 0, sizeof(Real<T>)), info_range(info)},
+      [=] {
+        std::vector<T> work(gesvd_size<T>(jobu, jobvt, m, n, lda, ldu, ldvt));
+        std::vector<Real<T>> lapack_rwork(is_complex<T> ? std::max(1, 5 * small) : 1);
+        *info = svd<T>(jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, work.data(), static_cast<int>(work.size()),
+                       lapack_rwork.data());
+        // The superdiagonal of the bidiagonal form that did not converge, as cuSOLVER's rwork holds it.
+        if (rwork)
+          for (int i = 0; i + 1 < small; ++i) {
+            if constexpr (is_complex<T>)
+              rwork[i] = lapack_rwork[i];
+            else
+              rwork[i] = work[i + 1];
+          }
+      });
 }
 
 // ---- symmetric / Hermitian eigenvalues ----
 
-// LAPACK's syevd/heevd with workspaces it asks for first.
 template <typename T>
-int eigen(char jobz, char uplo, int n, T* A, int lda, Real<T>* W, bool query_only, int* work_size) {
-  T work_query{};
-  Real<T> rwork_query{};
-  int iwork_query = 0;
-  int info;
-  if constexpr (is_complex<T>)
-    info = libs::heevd(jobz, uplo, n, A, lda, W, &work_query, -1, &rwork_query, -1, &iwork_query, -1);
-  else
-    info = libs::syevd(jobz, uplo, n, A, lda, W, &work_query, -1, &iwork_query, -1);
-  *work_size = queried_size(work_query);
-  if (query_only || info != 0) return info;
-  std::vector<T> work(*work_size);
-  std::vector<int> iwork(std::max(1, iwork_query));
-  if constexpr (is_complex<T>) {
-    std::vector<Real<T>> rwork(std::max(1, static_cast<int>(rwork_query)));
-    return libs::heevd(jobz, uplo, n, A, lda, W, work.data(), *work_size, rwork.data(),
-                       static_cast<int>(rwork.size()), iwork.data(), static_cast<int>(iwork.size()));
-  } else {
-    return libs::syevd(jobz, uplo, n, A, lda, W, work.data(), *work_size, iwork.data(),
-                       static_cast<int>(iwork.size()));
-  }
-}
-
-bool valid(cusolverEigMode_t jobz) { return jobz == CUSOLVER_EIG_MODE_NOVECTOR || jobz == CUSOLVER_EIG_MODE_VECTOR; }
-
-template <typename T>
-cusolverStatus_t syevd(cusolverDnHandle_t handle, const char* function, cusolverEigMode_t jobz,
-                       cublasFillMode_t uplo, int n, T* A, int lda, Real<T>* W, int* info) {
+cusolverStatus_t syevd(cusolverDnHandle_t handle, const char* function, cusolverEigMode_t jobz, cublasFillMode_t uplo,
+                       int n, T* A, int lda, Real<T>* W, int* info) {
   CUCPU_REQUIRE(info, {valid(jobz), 1}, {valid(uplo), 2}, {n >= 0, 3}, {lda >= std::max(1, n), 5});
   return run(handle, function, {matrix(A, n, n, lda), array_range(W, n, sizeof(Real<T>)), info_range(info)}, [=] {
     int work_size;
@@ -350,14 +227,14 @@ cusolverStatus_t syevd(cusolverDnHandle_t handle, const char* function, cusolver
 
 // The buffer-size functions: the H200's answer CUSOLVER_STATUS_SUCCESS to arguments their
 // routine refuses (a negative n, a small lda), so they answer a one-element workspace then.
-#define CUCPU_REQUIRE_SIZE(lwork, ...)                                \
-  do {                                                                \
-    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED;              \
-    if (!(lwork)) return CUSOLVER_STATUS_INVALID_VALUE;               \
-    if (first_broken({__VA_ARGS__})) {                                \
-      *(lwork) = 1;                                                   \
-      return CUSOLVER_STATUS_SUCCESS;                                 \
-    }                                                                 \
+#define CUCPU_REQUIRE_SIZE(lwork, ...)                   \
+  do {                                                   \
+    if (!handle) return CUSOLVER_STATUS_NOT_INITIALIZED; \
+    if (!(lwork)) return CUSOLVER_STATUS_INVALID_VALUE;  \
+    if (first_broken({__VA_ARGS__})) {                   \
+      *(lwork) = 1;                                      \
+      return CUSOLVER_STATUS_SUCCESS;                    \
+    }                                                    \
   } while (0)
 
 }  // namespace
@@ -366,108 +243,106 @@ cusolverStatus_t syevd(cusolverDnHandle_t handle, const char* function, cusolver
 using namespace cucpu::cusolver;
 
 // The entry points of one element type: X is S, D, C or Z.
-#define CUCPU_DENSE_ENTRY_POINTS(X, T)                                                                              \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potrf_bufferSize(cusolverDnHandle_t handle, cublasFillMode_t uplo,    \
-                                                              int n, T*, int lda, int* Lwork) {                    \
-    CUCPU_REQUIRE_SIZE(Lwork, {valid(uplo), 1}, {n >= 0, 2}, {lda >= std::max(1, n), 4});                           \
-    *Lwork = 1; /* LAPACK's potrf needs no workspace */                                                             \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potrf(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T* A,  \
-                                                   int lda, T*, int, int* devInfo) {                               \
-    return potrf(handle, "cusolverDn" #X "potrf", uplo, n, A, lda, devInfo);                                        \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potrs(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n,        \
-                                                   int nrhs, const T* A, int lda, T* B, int ldb, int* devInfo) {   \
-    return potrs(handle, "cusolverDn" #X "potrs", uplo, n, nrhs, A, lda, B, ldb, devInfo);                          \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potri_bufferSize(cusolverDnHandle_t handle, cublasFillMode_t uplo,    \
-                                                              int n, T*, int lda, int* Lwork) {                    \
-    CUCPU_REQUIRE_SIZE(Lwork, {valid(uplo), 1}, {n >= 0, 2}, {lda >= std::max(1, n), 4});                           \
-    *Lwork = 1; /* LAPACK's potri needs no workspace */                                                             \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potri(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T* A,  \
-                                                   int lda, T*, int, int* devInfo) {                               \
-    return potri(handle, "cusolverDn" #X "potri", uplo, n, A, lda, devInfo);                                        \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##getrf_bufferSize(cusolverDnHandle_t handle, int m, int n, T*,         \
-                                                              int lda, int* Lwork) {                               \
-    CUCPU_REQUIRE_SIZE(Lwork, {m >= 0, 1}, {n >= 0, 2}, {lda >= std::max(1, m), 4});                                \
-    *Lwork = 1; /* LAPACK's getrf needs no workspace */                                                             \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##getrf(cusolverDnHandle_t handle, int m, int n, T* A, int lda, T*,     \
-                                                   int* devIpiv, int* devInfo) {                                   \
-    return getrf(handle, "cusolverDn" #X "getrf", m, n, A, lda, devIpiv, devInfo);                                  \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##getrs(cusolverDnHandle_t handle, cublasOperation_t trans, int n,      \
-                                                   int nrhs, const T* A, int lda, const int* devIpiv, T* B,        \
-                                                   int ldb, int* devInfo) {                                        \
-    return getrs(handle, "cusolverDn" #X "getrs", trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo);                \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##geqrf_bufferSize(cusolverDnHandle_t handle, int m, int n, T* A,       \
-                                                              int lda, int* lwork) {                               \
-    CUCPU_REQUIRE_SIZE(lwork, {m >= 0, 1}, {n >= 0, 2}, {lda >= std::max(1, m), 4});                                \
-    *lwork = geqrf_size(m, n, A, lda);                                                                              \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##geqrf(cusolverDnHandle_t handle, int m, int n, T* A, int lda, T* TAU, \
-                                                   T*, int, int* devInfo) {                                        \
-    return geqrf(handle, "cusolverDn" #X "geqrf", m, n, A, lda, TAU, devInfo);                                      \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##gesvd_bufferSize(cusolverDnHandle_t handle, int m, int n,             \
-                                                              int* lwork) {                                        \
-    CUCPU_REQUIRE_SIZE(lwork, {m >= 0, 1}, {n >= 0 && n <= m, 2});                                                  \
-    *lwork = gesvd_size<T>('A', 'A', m, n, std::max(1, m), std::max(1, m), std::max(1, n));                         \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##gesvd(cusolverDnHandle_t handle, signed char jobu, signed char jobvt, \
-                                                   int m, int n, T* A, int lda, Real<T>* S, T* U, int ldu, T* VT,  \
-                                                   int ldvt, T*, int, Real<T>* rwork, int* info) {                 \
-    return gesvd(handle, "cusolverDn" #X "gesvd", jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, rwork, info);     \
+#define CUCPU_DENSE_ENTRY_POINTS(X, T)                                                                                 \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potrf_bufferSize(cusolverDnHandle_t handle, cublasFillMode_t uplo,       \
+                                                               int n, T*, int lda, int* Lwork) {                       \
+    CUCPU_REQUIRE_SIZE(Lwork, {valid(uplo), 1}, {n >= 0, 2}, {lda >= std::max(1, n), 4});                              \
+    *Lwork = 1; /* LAPACK's potrf needs no workspace */                                                                \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potrf(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T* A,     \
+                                                    int lda, T*, int, int* devInfo) {                                  \
+    return potrf(handle, "cusolverDn" #X "potrf", uplo, n, A, lda, devInfo);                                           \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potrs(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, int nrhs, \
+                                                    const T* A, int lda, T* B, int ldb, int* devInfo) {                \
+    return potrs(handle, "cusolverDn" #X "potrs", uplo, n, nrhs, A, lda, B, ldb, devInfo);                             \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potri_bufferSize(cusolverDnHandle_t handle, cublasFillMode_t uplo,       \
+                                                               int n, T*, int lda, int* Lwork) {                       \
+    CUCPU_REQUIRE_SIZE(Lwork, {valid(uplo), 1}, {n >= 0, 2}, {lda >= std::max(1, n), 4});                              \
+    *Lwork = 1; /* LAPACK's potri needs no workspace */                                                                \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##potri(cusolverDnHandle_t handle, cublasFillMode_t uplo, int n, T* A,     \
+                                                    int lda, T*, int, int* devInfo) {                                  \
+    return potri(handle, "cusolverDn" #X "potri", uplo, n, A, lda, devInfo);                                           \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##getrf_bufferSize(cusolverDnHandle_t handle, int m, int n, T*, int lda,   \
+                                                               int* Lwork) {                                           \
+    CUCPU_REQUIRE_SIZE(Lwork, {m >= 0, 1}, {n >= 0, 2}, {lda >= std::max(1, m), 4});                                   \
+    *Lwork = 1; /* LAPACK's getrf needs no workspace */                                                                \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##getrf(cusolverDnHandle_t handle, int m, int n, T* A, int lda, T*,        \
+                                                    int* devIpiv, int* devInfo) {                                      \
+    return getrf(handle, "cusolverDn" #X "getrf", m, n, A, lda, devIpiv, devInfo);                                     \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##getrs(cusolverDnHandle_t handle, cublasOperation_t trans, int n,         \
+                                                    int nrhs, const T* A, int lda, const int* devIpiv, T* B, int ldb,  \
+                                                    int* devInfo) {                                                    \
+    return getrs(handle, "cusolverDn" #X "getrs", trans, n, nrhs, A, lda, devIpiv, B, ldb, devInfo);                   \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##geqrf_bufferSize(cusolverDnHandle_t handle, int m, int n, T* A, int lda, \
+                                                               int* lwork) {                                           \
+    CUCPU_REQUIRE_SIZE(lwork, {m >= 0, 1}, {n >= 0, 2}, {lda >= std::max(1, m), 4});                                   \
+    *lwork = geqrf_size(m, n, A, lda);                                                                                 \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##geqrf(cusolverDnHandle_t handle, int m, int n, T* A, int lda, T* TAU,    \
+                                                    T*, int, int* devInfo) {                                           \
+    return geqrf(handle, "cusolverDn" #X "geqrf", m, n, A, lda, TAU, devInfo);                                         \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##gesvd_bufferSize(cusolverDnHandle_t handle, int m, int n, int* lwork) {  \
+    CUCPU_REQUIRE_SIZE(lwork, {m >= 0, 1}, {n >= 0 && n <= m, 2});                                                     \
+    *lwork = gesvd_size<T>('A', 'A', m, n, std::max(1, m), std::max(1, m), std::max(1, n));                            \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##gesvd(cusolverDnHandle_t handle, signed char jobu, signed char jobvt,    \
+                                                    int m, int n, T* A, int lda, Real<T>* S, T* U, int ldu, T* VT,     \
+                                                    int ldvt, T*, int, Real<T>* rwork, int* info) {                    \
+    return gesvd(handle, "cusolverDn" #X "gesvd", jobu, jobvt, m, n, A, lda, S, U, ldu, VT, ldvt, rwork, info);        \
   }
 
 // The routines named differently for real and complex types (orgqr/ungqr, ormqr/unmqr, syevd/heevd).
-#define CUCPU_Q_AND_EIGEN_ENTRY_POINTS(X, T, ORGQR, ORMQR, SYEVD)                                                   \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORGQR##_bufferSize(cusolverDnHandle_t handle, int m, int n, int k,    \
-                                                                const T* A, int lda, const T* tau, int* lwork) {   \
-    CUCPU_REQUIRE_SIZE(lwork, {m >= 0, 1}, {n >= 0 && n <= m, 2}, {k >= 0 && k <= n, 3},                            \
-                       {lda >= std::max(1, m), 5});                                                                 \
-    *lwork = orgqr_size(m, n, k, const_cast<T*>(A), lda, tau);                                                      \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORGQR(cusolverDnHandle_t handle, int m, int n, int k, T* A, int lda,  \
-                                                   const T* tau, T*, int, int* info) {                             \
-    return orgqr(handle, "cusolverDn" #X #ORGQR, m, n, k, A, lda, tau, info);                                       \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORMQR##_bufferSize(                                                   \
-      cusolverDnHandle_t handle, cublasSideMode_t side, cublasOperation_t trans, int m, int n, int k, const T* A,   \
-      int lda, const T* tau, const T* C, int ldc, int* lwork) {                                                     \
-    const int order = side == CUBLAS_SIDE_LEFT ? m : n;                                                             \
-    CUCPU_REQUIRE_SIZE(lwork, {valid(side), 1}, {valid(trans) && q_operation<T>(trans) != 0, 2}, {m >= 0, 3},       \
-                       {n >= 0, 4}, {k >= 0 && k <= order, 5}, {lda >= std::max(1, order), 7},                      \
-                       {ldc >= std::max(1, m), 10});                                                                \
-    *lwork = ormqr_size(to_lapack(side), q_operation<T>(trans), m, n, k, A, lda, tau, const_cast<T*>(C), ldc);      \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORMQR(cusolverDnHandle_t handle, cublasSideMode_t side,               \
-                                                   cublasOperation_t trans, int m, int n, int k, const T* A,       \
-                                                   int lda, const T* tau, T* C, int ldc, T*, int, int* devInfo) {  \
-    return ormqr(handle, "cusolverDn" #X #ORMQR, side, trans, m, n, k, A, lda, tau, C, ldc, devInfo);               \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##SYEVD##_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz, \
-                                                                cublasFillMode_t uplo, int n, const T* A, int lda, \
-                                                                const Real<T>* W, int* lwork) {                    \
-    CUCPU_REQUIRE_SIZE(lwork, {valid(jobz), 1}, {valid(uplo), 2}, {n >= 0, 3}, {lda >= std::max(1, n), 5});        \
-    eigen(jobz == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', to_lapack(uplo), n, const_cast<T*>(A), lda,                 \
-          const_cast<Real<T>*>(W), true, lwork);                                                                    \
-    return CUSOLVER_STATUS_SUCCESS;                                                                                 \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverDn##X##SYEVD(cusolverDnHandle_t handle, cusolverEigMode_t jobz,              \
-                                                   cublasFillMode_t uplo, int n, T* A, int lda, Real<T>* W, T*,    \
-                                                   int, int* info) {                                               \
-    return syevd(handle, "cusolverDn" #X #SYEVD, jobz, uplo, n, A, lda, W, info);                                   \
+#define CUCPU_Q_AND_EIGEN_ENTRY_POINTS(X, T, ORGQR, ORMQR, SYEVD)                                                      \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORGQR##_bufferSize(cusolverDnHandle_t handle, int m, int n, int k,       \
+                                                                 const T* A, int lda, const T* tau, int* lwork) {      \
+    CUCPU_REQUIRE_SIZE(lwork, {m >= 0, 1}, {n >= 0 && n <= m, 2}, {k >= 0 && k <= n, 3}, {lda >= std::max(1, m), 5});  \
+    *lwork = orgqr_size(m, n, k, const_cast<T*>(A), lda, tau);                                                         \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORGQR(cusolverDnHandle_t handle, int m, int n, int k, T* A, int lda,     \
+                                                    const T* tau, T*, int, int* info) {                                \
+    return orgqr(handle, "cusolverDn" #X #ORGQR, m, n, k, A, lda, tau, info);                                          \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORMQR##_bufferSize(                                                      \
+      cusolverDnHandle_t handle, cublasSideMode_t side, cublasOperation_t trans, int m, int n, int k, const T* A,      \
+      int lda, const T* tau, const T* C, int ldc, int* lwork) {                                                        \
+    const int order = side == CUBLAS_SIDE_LEFT ? m : n;                                                                \
+    CUCPU_REQUIRE_SIZE(lwork, {valid(side), 1}, {valid(trans) && q_operation<T>(trans) != 0, 2}, {m >= 0, 3},          \
+                       {n >= 0, 4}, {k >= 0 && k <= order, 5}, {lda >= std::max(1, order), 7},                         \
+                       {ldc >= std::max(1, m), 10});                                                                   \
+    *lwork = ormqr_size(to_lapack(side), q_operation<T>(trans), m, n, k, A, lda, tau, const_cast<T*>(C), ldc);         \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##ORMQR(cusolverDnHandle_t handle, cublasSideMode_t side,                  \
+                                                    cublasOperation_t trans, int m, int n, int k, const T* A, int lda, \
+                                                    const T* tau, T* C, int ldc, T*, int, int* devInfo) {              \
+    return ormqr(handle, "cusolverDn" #X #ORMQR, side, trans, m, n, k, A, lda, tau, C, ldc, devInfo);                  \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##SYEVD##_bufferSize(cusolverDnHandle_t handle, cusolverEigMode_t jobz,    \
+                                                                 cublasFillMode_t uplo, int n, const T* A, int lda,    \
+                                                                 const Real<T>* W, int* lwork) {                       \
+    CUCPU_REQUIRE_SIZE(lwork, {valid(jobz), 1}, {valid(uplo), 2}, {n >= 0, 3}, {lda >= std::max(1, n), 5});            \
+    eigen(jobz == CUSOLVER_EIG_MODE_VECTOR ? 'V' : 'N', to_lapack(uplo), n, const_cast<T*>(A), lda,                    \
+          const_cast<Real<T>*>(W), true, lwork);                                                                       \
+    return CUSOLVER_STATUS_SUCCESS;                                                                                    \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverDn##X##SYEVD(cusolverDnHandle_t handle, cusolverEigMode_t jobz,                 \
+                                                    cublasFillMode_t uplo, int n, T* A, int lda, Real<T>* W, T*, int,  \
+                                                    int* info) {                                                       \
+    return syevd(handle, "cusolverDn" #X #SYEVD, jobz, uplo, n, A, lda, W, info);                                      \
   }
 
 extern "C" {
