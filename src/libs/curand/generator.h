@@ -100,6 +100,7 @@ std::unique_ptr<Engine> make_xorwow_engine(const EngineSettings& settings);
 std::unique_ptr<Engine> make_mrg32k3a_engine(const EngineSettings& settings);
 std::unique_ptr<Engine> make_philox_engine(const EngineSettings& settings);
 std::unique_ptr<Engine> make_mtgp32_engine(const EngineSettings& settings);
+std::unique_ptr<Engine> make_mt19937_engine(const EngineSettings& settings);  // mt19937_engine.cpp
 std::unique_ptr<Engine> make_sobol_engine(const EngineSettings& settings, unsigned dimensions);
 // How many dimensions make_sobol_engine makes (sobol_engine.cpp).
 unsigned sobol_dimensions_made();

@@ -60,6 +60,8 @@ std::shared_ptr<Engine> make_engine(const curandGenerator_st& generator) {
       return cucpu::curand::make_philox_engine(settings);
     case CURAND_RNG_PSEUDO_MTGP32:
       return cucpu::curand::make_mtgp32_engine(settings);
+    case CURAND_RNG_PSEUDO_MT19937:
+      return cucpu::curand::make_mt19937_engine(settings);
     case CURAND_RNG_QUASI_SOBOL32:
     case CURAND_RNG_QUASI_SOBOL64:
     case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
@@ -124,6 +126,8 @@ curandStatus_t generate(curandGenerator_t generator, const char* function, Reque
   std::shared_ptr<Engine> engine = generator->engine;
   Transform transform = engine->transform(request.output);
   if (request.output == Output::poisson) return not_implemented("curandGeneratePoisson");
+  // The H200's MT19937 normals are normcdfinv of the value's uniform, which cucpu does not make yet.
+  if (generator->type == CURAND_RNG_PSEUDO_MT19937 && pairs) return not_implemented("cuRAND MT19937 normals");
   engine->prepare(request);
   if (request.count == 0) return CURAND_STATUS_SUCCESS;
   if (generator->host) {
@@ -215,7 +219,9 @@ curandStatus_t CURANDAPI curandSetGeneratorOrdering(curandGenerator_t generator,
   bool accepted = false;
   if (is_pseudo(generator->type)) {
     switch (order) {
-      case CURAND_ORDERING_PSEUDO_BEST:
+      case CURAND_ORDERING_PSEUDO_BEST:  // not for MT19937's host generator (NVIDIA's refuses it)
+        accepted = !(generator->host && generator->type == CURAND_RNG_PSEUDO_MT19937);
+        break;
       case CURAND_ORDERING_PSEUDO_DEFAULT:
       case CURAND_ORDERING_PSEUDO_LEGACY:
         accepted = true;
