@@ -1,8 +1,8 @@
 // cublasLt through cucpu's libcublasLt.so.13, compared with the GPU's output: descriptors and
 // their attributes, the heuristic, matmuls column- and row-major, transposed, strided-batched,
 // with bias and ReLU epilogues, half inputs into float, host and device scalars, and what is
-// refused. (Gradient epilogues such as DRELU, which the H200 offers algorithms for, are not
-// supported by cucpu yet: cublasLt says CUBLAS_STATUS_NOT_SUPPORTED.) Small integers keep every product exact in any summation order.
+// refused (the auxiliary-output and gradient epilogues are cublaslt_epilogues.cu's). Small
+// integers keep every product exact in any summation order.
 // NVCC-FLAGS: -lcublasLt
 #include <cublasLt.h>
 #include <cuda_fp16.h>

@@ -1,9 +1,10 @@
 // cublasLtMatmul and its heuristic: D = epilogue(alpha op(A) op(B) + beta C) over the
 // mixed-precision product cuBLAS's GemmEx uses (libs/cublas/mixed_gemm.h), queued on the
 // given stream. Supported: column-major or (all four) row-major layouts, strided batches,
-// host and device scalars, the epilogues DEFAULT, RELU, BIAS, RELU_BIAS, GELU, GELU_BIAS on
-// real outputs. Anything else (FP8 scaling, auxiliary outputs, gradients, other orders) is
-// CUBLAS_STATUS_NOT_SUPPORTED, and the heuristic offers no algorithm for it.
+// host and device scalars, the epilogues of epilogue.h on real outputs (those with an
+// auxiliary matrix or a bias gradient column-major only). Anything else (FP8 scaling, the
+// bias gradients of DRELU and DGELU, other orders) is CUBLAS_STATUS_NOT_SUPPORTED, and the
+// heuristic offers no algorithm for it.
 #include <cublasLt.h>
 
 #include <cmath>
@@ -14,6 +15,7 @@
 #include "libs/cublas/element_types.h"
 #include "libs/cublas/mixed_gemm.h"
 #include "libs/cublaslt/descriptors.h"
+#include "libs/cublaslt/epilogue.h"
 
 using namespace cucpu::cublaslt;
 using cucpu::cublas::element_size;
@@ -29,25 +31,32 @@ struct Plan {
   int64_t ldd;
   int64_t batches;
   int64_t strides[4];  // A, B, C, D, in elements
-  uint32_t epilogue;
-  const void* bias;
-  int64_t bias_stride;
-  cudaDataType bias_type;
-  bool bias_per_column;  // row-major D: a bias per row of D is one per column of D^T
+  EpilogueOperands epilogue;
+  int64_t bias_stride, aux_stride;
   bool device_scalars;
 };
 
-bool supported_epilogue(uint32_t epilogue) {
-  switch (epilogue) {
-    case CUBLASLT_EPILOGUE_DEFAULT:
-    case CUBLASLT_EPILOGUE_RELU:
-    case CUBLASLT_EPILOGUE_BIAS:
-    case CUBLASLT_EPILOGUE_RELU_BIAS:
-    case CUBLASLT_EPILOGUE_GELU:
-    case CUBLASLT_EPILOGUE_GELU_BIAS:
-      return true;
-  }
-  return false;
+// What the epilogue needs of the descriptor's pointers (cublasLtMatmul checks them first,
+// the heuristic not at all, as on the H200): a bias pointer exactly where the epilogue uses
+// one (else INVALID_VALUE), an auxiliary pointer where it has an auxiliary matrix (else, on the
+// H200, NOT_SUPPORTED).
+cublasStatus_t check_epilogue_pointers(const MatmulDesc& d) {
+  if (uses_bias_pointer(d.epilogue) != (d.bias != nullptr)) return CUBLAS_STATUS_INVALID_VALUE;
+  if ((d.epilogue & kAux) && !d.aux) return CUBLAS_STATUS_NOT_SUPPORTED;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// What the epilogue needs of the shapes: an auxiliary leading dimension that holds a column of
+// D (ReLU's mask: in bits, a multiple of 128), the operand a bias gradient sums over kept
+// in its place (BGRADA: A not transposed; BGRADB: B transposed), column-major matrices.
+cublasStatus_t check_epilogue_shapes(const MatmulDesc& d, uint64_t rows, bool row_major) {
+  const bool aux = d.epilogue & kAux, bias_gradient = d.epilogue & (kBiasGradientA | kBiasGradientB);
+  if ((aux || bias_gradient) && row_major) return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (aux && (d.aux_ld < static_cast<int64_t>(rows) || (uses_relu_mask(d.epilogue) && d.aux_ld % 128 != 0)))
+    return CUBLAS_STATUS_INVALID_VALUE;
+  if ((d.epilogue & kBiasGradientA) && d.transa != CUBLAS_OP_N) return CUBLAS_STATUS_NOT_SUPPORTED;
+  if ((d.epilogue & kBiasGradientB) && d.transb == CUBLAS_OP_N) return CUBLAS_STATUS_NOT_SUPPORTED;
+  return CUBLAS_STATUS_SUCCESS;
 }
 
 // The plan for these descriptors, or the status that refuses them.
@@ -70,7 +79,7 @@ cublasStatus_t make_plan(const MatmulDesc& d, const MatrixLayout& a, const Matri
       return CUBLAS_STATUS_INVALID_VALUE;
     if (l->batch_count != dd.batch_count) return CUBLAS_STATUS_INVALID_VALUE;
   }
-  if (d.transc != CUBLAS_OP_N || d.aux || !supported_epilogue(d.epilogue) ||
+  if (d.transc != CUBLAS_OP_N || !supported_epilogue(d.epilogue) ||
       (d.pointer_mode != CUBLASLT_POINTER_MODE_HOST && d.pointer_mode != CUBLASLT_POINTER_MODE_DEVICE))
     return CUBLAS_STATUS_NOT_SUPPORTED;
   for (const void* pointer : d.scale_pointers)
@@ -80,6 +89,7 @@ cublasStatus_t make_plan(const MatmulDesc& d, const MatrixLayout& a, const Matri
   if (!how || how->scale != d.scale) return CUBLAS_STATUS_NOT_SUPPORTED;
   const bool complex = dd.type == CUDA_C_32F || dd.type == CUDA_C_64F;
   if (complex && d.epilogue != CUBLASLT_EPILOGUE_DEFAULT) return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (cublasStatus_t status = check_epilogue_shapes(d, m, row); status != CUBLAS_STATUS_SUCCESS) return status;
   // Row-major: the memory of each matrix is its transpose column-major, and D^T = op(B)^T op(A)^T.
   plan.product = row ? MixedGemm{transb,
                                  transa,
@@ -112,35 +122,20 @@ cublasStatus_t make_plan(const MatmulDesc& d, const MatrixLayout& a, const Matri
   plan.strides[1] = row ? a.batch_stride : b.batch_stride;
   plan.strides[2] = c.batch_stride;
   plan.strides[3] = dd.batch_stride;
-  plan.epilogue = d.epilogue;
-  plan.bias = d.bias;
+  plan.epilogue = {d.epilogue,
+                   dd.type,
+                   dd.ld,
+                   d.bias,
+                   d.bias_type < 0 ? dd.type : static_cast<cudaDataType>(d.bias_type),
+                   row,
+                   d.epilogue & kAux ? d.aux : nullptr,
+                   d.aux_type < 0 ? dd.type : static_cast<cudaDataType>(d.aux_type),
+                   d.aux_ld};
   plan.bias_stride = d.bias_batch_stride;
-  plan.bias_type = d.bias_type < 0 ? dd.type : static_cast<cudaDataType>(d.bias_type);
-  plan.bias_per_column = row;
+  plan.aux_stride = d.aux_batch_stride;
   plan.device_scalars = d.pointer_mode == CUBLASLT_POINTER_MODE_DEVICE;
-  if ((plan.epilogue & CUBLASLT_EPILOGUE_BIAS) && !plan.bias) return CUBLAS_STATUS_INVALID_VALUE;
+  if ((d.epilogue & CUBLASLT_EPILOGUE_BIAS) && !d.bias) return CUBLAS_STATUS_INVALID_VALUE;
   return CUBLAS_STATUS_SUCCESS;
-}
-
-// The GELU cuBLAS applies: the tanh approximation.
-double gelu(double x) { return 0.5 * x * (1 + std::tanh(0.7978845608028654 * (x + 0.044715 * x * x * x))); }
-
-// Bias and activation over one computed D (column-major, plan.product.m x n).
-void apply_epilogue(const Plan& plan, void* D, const void* bias) {
-  if (plan.epilogue == CUBLASLT_EPILOGUE_DEFAULT) return;
-  const int64_t rows = plan.product.m, columns = plan.product.n;
-  for (int64_t j = 0; j < columns; ++j)
-    for (int64_t i = 0; i < rows; ++i) {
-      const size_t at = i + j * plan.ldd;
-      double value = cucpu::cublas::load_element<double>(D, plan.d_type, at);
-      if (plan.epilogue & CUBLASLT_EPILOGUE_BIAS)
-        value += cucpu::cublas::load_element<double>(bias, plan.bias_type, plan.bias_per_column ? j : i);
-      if (plan.epilogue & CUBLASLT_EPILOGUE_RELU) value = value > 0 ? value : 0;
-      if (plan.epilogue & CUBLASLT_EPILOGUE_GELU) value = gelu(value);
-      if (plan.d_type == CUDA_R_32F || plan.d_type == CUDA_R_16F || plan.d_type == CUDA_R_16BF)
-        value = static_cast<float>(value);  // the GPU's epilogue works in float
-      cucpu::cublas::store_element<double>(D, plan.d_type, at, value);
-    }
 }
 
 // Copies C into D (column-major, rows x columns, elements of `size` bytes).
@@ -189,6 +184,8 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasL
                                            const cublasLtMatmulAlgo_t*, void*, size_t, cudaStream_t stream) {
   if (!lightHandle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (!computeDesc || !Adesc || !Bdesc || !Cdesc || !Ddesc || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  if (cublasStatus_t status = check_epilogue_pointers(desc(computeDesc)); status != CUBLAS_STATUS_SUCCESS)
+    return status;
   Plan plan;
   if (cublasStatus_t status =
           make_plan(desc(computeDesc), layout(Adesc), layout(Bdesc), layout(Cdesc), layout(Ddesc), plan);
@@ -215,11 +212,16 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasL
           return rows > 0 && columns > 0 ? static_cast<size_t>((columns - 1) * ld + rows) * size : 0;
         };
         for (int64_t i = 0; i < plan.batches; ++i) {
-          const char* a_i = offset(plan.bias_per_column ? B : A, i * plan.strides[0], g.a_type);
-          const char* b_i = offset(plan.bias_per_column ? A : B, i * plan.strides[1], g.b_type);
+          const char* a_i = offset(plan.epilogue.bias_per_column ? B : A, i * plan.strides[0], g.a_type);
+          const char* b_i = offset(plan.epilogue.bias_per_column ? A : B, i * plan.strides[1], g.b_type);
           const char* c_i = offset(C, i * plan.strides[2], plan.d_type);
           char* d_i = const_cast<char*>(offset(D, i * plan.strides[3], plan.d_type));
-          const void* bias_i = plan.bias ? offset(plan.bias, i * plan.bias_stride, plan.bias_type) : nullptr;
+          EpilogueOperands epilogue = plan.epilogue;
+          if (epilogue.bias) epilogue.bias = offset(epilogue.bias, i * plan.bias_stride, epilogue.bias_type);
+          if (epilogue.aux)
+            epilogue.aux = const_cast<char*>(uses_relu_mask(epilogue.epilogue)
+                                                 ? static_cast<const char*>(epilogue.aux) + i * plan.aux_stride / 8
+                                                 : offset(epilogue.aux, i * plan.aux_stride, epilogue.aux_type));
           if (!cucpu::libs::require_device_memory("cublasLtMatmul",
                                                   {a_i, extent(a.first, a.second, g.lda, element_size(g.a_type))}) ||
               !cucpu::libs::require_device_memory("cublasLtMatmul",
@@ -227,9 +229,18 @@ cublasStatus_t CUBLASWINAPI cublasLtMatmul(cublasLtHandle_t lightHandle, cublasL
               !cucpu::libs::require_device_memory("cublasLtMatmul", {c_i, extent(g.m, g.n, ldc, d_size)}) ||
               !cucpu::libs::require_device_memory("cublasLtMatmul", {d_i, extent(g.m, g.n, plan.ldd, d_size)}))
             return;
+          const int64_t bias_count = (epilogue.epilogue & kBiasGradientB) || epilogue.bias_per_column ? g.n : g.m;
+          const size_t aux_bytes = uses_relu_mask(epilogue.epilogue)
+                                       ? static_cast<size_t>(g.n * epilogue.aux_ld / 8)
+                                       : extent(g.m, g.n, epilogue.aux_ld, element_size(epilogue.aux_type));
+          if (!cucpu::libs::require_device_memory(
+                  "cublasLtMatmul",
+                  {epilogue.bias, epilogue.bias ? bias_count * element_size(epilogue.bias_type) : 0}) ||
+              !cucpu::libs::require_device_memory("cublasLtMatmul", {epilogue.aux, epilogue.aux ? aux_bytes : 0}))
+            return;
           if (c_i != d_i) copy_matrix(c_i, ldc, d_i, plan.ldd, g.m, g.n, d_size);
           cucpu::cublas::multiply(g, alpha_value, beta_value, a_i, b_i, d_i);
-          apply_epilogue(plan, d_i, bias_i);
+          apply_epilogue(g, epilogue, d_i, a_i, b_i);
         }
       });
   if (!queued) return CUBLAS_STATUS_EXECUTION_FAILED;
