@@ -71,6 +71,7 @@ workloads=(
     "launch_latency 20000     1000"
     "jit_startup    65536     65536"
     "cublas_sgemm   4096      512"
+    "cublas_sgemm_batched 65536 4096"
 )
 
 # A size as a power of two where it is one.
@@ -96,6 +97,7 @@ label() {
         softmax) echo "softmax (warp shuffles), ${size}x1024" ;;
         cg_dot) echo "cg_dot (cooperative groups), $(pretty "$size") floats" ;;
         cublas_sgemm) echo "cublasSgemm ${size}³ (OpenMP column: OpenBLAS's cblas_sgemm)" ;;
+        cublas_sgemm_batched) echo "cublasSgemmStridedBatched, $size products 16³ (OpenMP: a cblas_sgemm each)" ;;
         launch_sync) echo "launch + sync, µs each (OpenMP: empty parallel region)" ;;
         launch_async) echo "async launches per second (higher is better)" ;;
         jit_cold) echo "JIT: start to end of first launch, ms, 1st run (fresh cache dir)" ;;

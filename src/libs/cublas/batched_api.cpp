@@ -29,11 +29,29 @@ DeviceRange pointers(P* array, int64_t count) {
   return {array, count > 0 ? static_cast<size_t>(count) * sizeof(P) : 0};
 }
 
+// The memory of a strided batch of `count` entries, `stride` elements apart, the first of
+// which spans `first`: from the lowest entry's start to the highest one's end. Checked once,
+// it stands for each entry's own check (every entry lies between the two).
+template <typename T>
+DeviceRange strided_span(DeviceRange first, long long stride, int64_t count) {
+  if (first.bytes == 0 || count <= 0) return {};
+  const long long last = stride * (count - 1) * static_cast<long long>(sizeof(T));
+  const char* base = static_cast<const char*>(first.base);
+  return {base + std::min(0ll, last), first.bytes + static_cast<size_t>(last < 0 ? -last : last)};
+}
+
+// What a batched call checks before its entries: the pointer arrays it reads them from, each
+// of whose entries is then checked when it is read; or, for a strided batch, the whole span
+// of each operand, which needs no further check.
+struct BatchMemory {
+  std::array<DeviceRange, 3> ranges;
+  bool strided = false;
+};
+
 template <typename T, typename I, typename Matrices>
 cublasStatus_t gemm_batched(cublasHandle_t handle, const char* function, cublasOperation_t transa,
                             cublasOperation_t transb, I m, I n, I k, const T* alpha, I lda, I ldb, const T* beta, I ldc,
-                            I count, GemmPositions at, int count_at, std::array<DeviceRange, 3> arrays,
-                            Matrices matrices) {
+                            I count, GemmPositions at, int count_at, BatchMemory memory, Matrices matrices) {
   if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
   if (int bad = gemm_broken_parameter(transa, transb, m, n, k, lda, ldb, ldc, at))
     return invalid_parameter(function, bad);
@@ -43,16 +61,25 @@ cublasStatus_t gemm_batched(cublasHandle_t handle, const char* function, cublasO
   if (!fits_blas(m, n, k, lda, ldb, ldc)) return CUBLAS_STATUS_NOT_SUPPORTED;
   Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
   const Shape<I> a = operand(transa, m, k), b = operand(transb, k, n), c{m, n};
-  return run(handle, function, {s_alpha.range(), s_beta.range(), arrays[0], arrays[1], arrays[2]}, [=] {
-    const T alpha_value = s_alpha(), beta_value = s_beta();
-    for (I i = 0; i < count; ++i) {
-      auto [A, B, C] = matrices(i);
-      if (!require_device_memory(function, matrix(A, a, lda)) || !require_device_memory(function, matrix(B, b, ldb)) ||
-          !require_device_memory(function, matrix(C, c, ldc)))
-        return;
-      gemm(to_cblas(transa), to_cblas(transb), m, n, k, alpha_value, A, lda, B, ldb, beta_value, C, ldc);
-    }
-  });
+  if (memory.strided) {  // (a pointer array is read only when the work runs: a kernel may write it)
+    const auto [first_a, first_b, first_c] = matrices(0);
+    const auto [second_a, second_b, second_c] = matrices(1);
+    memory.ranges = {strided_span<T>(matrix(first_a, a, lda), second_a - first_a, count),
+                     strided_span<T>(matrix(first_b, b, ldb), second_b - first_b, count),
+                     strided_span<T>(matrix(first_c, c, ldc), second_c - first_c, count)};
+  }
+  return run(handle, function, {s_alpha.range(), s_beta.range(), memory.ranges[0], memory.ranges[1], memory.ranges[2]},
+             [=] {
+               const T alpha_value = s_alpha(), beta_value = s_beta();
+               for (I i = 0; i < count; ++i) {
+                 auto [A, B, C] = matrices(i);
+                 if (!memory.strided && (!require_device_memory(function, matrix(A, a, lda)) ||
+                                         !require_device_memory(function, matrix(B, b, ldb)) ||
+                                         !require_device_memory(function, matrix(C, c, ldc))))
+                   return;
+                 gemm(to_cblas(transa), to_cblas(transb), m, n, k, alpha_value, A, lda, B, ldb, beta_value, C, ldc);
+               }
+             });
 }
 
 template <typename T, typename I>
@@ -329,7 +356,7 @@ using namespace cucpu::cublas;
       const T* A, I lda, long long int strideA, const T* B, I ldb, long long int strideB, const T* beta, T* C, I ldc,  \
       long long int strideC, I batchCount) {                                                                           \
     return gemm_batched(handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,             \
-                        kGemmPositions, 14, {}, /* numbered as gemmBatched's, strides aside (H200) */                  \
+                        kGemmPositions, 14, BatchMemory{{}, true}, /* numbered as gemmBatched's (H200) */              \
                         [=](I i) {                                                                                     \
                           return std::tuple{A + i * strideA, B + i * strideB, C + i * strideC};                        \
                         });                                                                                            \
