@@ -12,35 +12,9 @@
 #include <vector>
 
 #include "libs/common/lapack_calls.h"
+#include "libs/cusolver/element_types.h"
 
 namespace cucpu::cusolver::dense {
-
-template <typename T>
-struct Element;
-template <>
-struct Element<float> {
-  using Real = float;
-  using Math = float;
-};
-template <>
-struct Element<double> {
-  using Real = double;
-  using Math = double;
-};
-template <>
-struct Element<cuComplex> {
-  using Real = float;
-  using Math = std::complex<float>;  // the same layout
-};
-template <>
-struct Element<cuDoubleComplex> {
-  using Real = double;
-  using Math = std::complex<double>;
-};
-template <typename T>
-using Real = typename Element<T>::Real;
-template <typename T>
-constexpr bool is_complex = !std::is_same_v<T, Real<T>>;
 
 // The size a LAPACK workspace query returned in work[0] (a real number, or a complex one's real part).
 template <typename T>

@@ -13,34 +13,13 @@
 #include <vector>
 
 #include "libs/common/stream_work.h"
+#include "libs/cusolver/element_types.h"
 
 struct cusolverSpContext {
   cudaStream_t stream = nullptr;  // NULL: the legacy default stream
 };
 
 namespace cucpu::cusolver::sparse {
-
-// cuSOLVER's element types as Eigen computes with them (the complex ones have the same layout).
-template <typename T>
-struct Element;
-template <>
-struct Element<float> {
-  using Math = float;
-};
-template <>
-struct Element<double> {
-  using Math = double;
-};
-template <>
-struct Element<cuComplex> {
-  using Math = std::complex<float>;
-};
-template <>
-struct Element<cuDoubleComplex> {
-  using Math = std::complex<double>;
-};
-template <typename T>
-using MathOf = typename Element<T>::Math;
 
 template <typename M>
 using SparseMatrix = Eigen::SparseMatrix<M, Eigen::ColMajor, int>;
