@@ -1,9 +1,10 @@
-// cuBLAS's batched routines: gemm over arrays of matrices (pointer arrays or strided),
-// batched triangular solves, and the small-matrix LU, inverse and QR helpers
-// (getrfBatched, getriBatched, getrsBatched, matinvBatched, geqrfBatched) over LAPACK.
-// A pointer array lives in device memory and is read when the work runs, as the GPU's
-// kernels read it; each matrix it names is checked then.
+// cuBLAS's batched routines: gemm and gemv over arrays of matrices (pointer arrays or
+// strided; gemv also with half and bfloat16 operands), batched triangular solves, and the small-matrix LU, inverse and
+// QR helpers (getrfBatched, getriBatched, getrsBatched, matinvBatched, geqrfBatched) over LAPACK. A pointer array lives
+// in device memory and is read when the work runs, as the GPU's kernels read it; each matrix it names is checked then.
 #include <cublas_api.h>
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
 
 #include <array>
 #include <cstdint>
@@ -16,6 +17,7 @@
 #include "libs/cublas/blas_arguments.h"
 #include "libs/cublas/blas_calls.h"
 #include "libs/cublas/element_math.h"
+#include "libs/cublas/element_types.h"
 #include "libs/cublas/handle.h"
 
 namespace cucpu::cublas {
@@ -192,6 +194,61 @@ cublasStatus_t gemv_batched(cublasHandle_t handle, const char* function, cublasO
           !require_device_memory(function, vector_range(y, y_length, incy, sizeof(T))))
         return;
       gemv(to_cblas(trans), m, n, alpha_value, A, lda, x, incx, beta_value, y, incy);
+    }
+  });
+}
+
+// The element at position i of n strided elements (BLAS: a negative increment walks back).
+template <typename I>
+size_t strided_index(I i, I n, I increment) {
+  return static_cast<size_t>(increment >= 0 ? i * increment : (n - 1 - i) * -increment);
+}
+
+// The mixed-precision batched gemvs (cublasHSHgemvBatched, HSS, TST, TSS: A and x of half or
+// bfloat16, y of that type or float, float scalars): each y[i] = alpha op(A[i]) x[i] + beta y[i]
+// is computed in float and rounded to y's type to nearest even. `vectors(i)` gives A, x, y.
+template <typename I, typename Vectors>
+cublasStatus_t mixed_gemv_batched(cublasHandle_t handle, const char* function, cudaDataType in_type,
+                                  cudaDataType out_type, cublasOperation_t trans, I m, I n, const float* alpha, I lda,
+                                  I incx, const float* beta, I incy, I count, std::array<DeviceRange, 3> arrays,
+                                  Vectors vectors) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  // The H200's answers: negative sizes are an empty product, the increments are not checked (0
+  // repeats one element), a negative batch count fails as its kernel launch would.
+  if (!leading_ok(lda, m) || !alpha || !beta) return CUBLAS_STATUS_INVALID_VALUE;
+  if (count < 0) return CUBLAS_STATUS_EXECUTION_FAILED;
+  if (m <= 0 || n <= 0 || count == 0) return CUBLAS_STATUS_SUCCESS;
+  Scalar<float> s_alpha(handle, alpha), s_beta(handle, beta);
+  // An operation other than N, T and C is not refused either: the H200 then reads A as for T
+  // (row r of the result from A's column r) but with N's lengths (m results, n elements of x),
+  // which reaches past the m x n matrix; what lies outside device memory reads as zero, as the
+  // GPU's padding of an allocation did.
+  const bool unknown_op = !valid(trans);
+  const bool transposed = trans != CUBLAS_OP_N;
+  const I x_length = transposed && !unknown_op ? m : n, y_length = transposed && !unknown_op ? n : m;
+  const size_t in_size = element_size(in_type), out_size = element_size(out_type);
+  return run(handle, function, {s_alpha.range(), s_beta.range(), arrays[0], arrays[1], arrays[2]}, [=] {
+    const float alpha_value = s_alpha(), beta_value = s_beta();
+    for (I i = 0; i < count; ++i) {
+      auto [A, x, y] = vectors(i);
+      if ((!unknown_op && !require_device_memory(function, matrix_range(A, m, n, lda, in_size))) ||
+          !require_device_memory(function, vector_range(x, x_length, incx, in_size)) ||
+          !require_device_memory(function, vector_range(y, y_length, incy, out_size)))
+        return;
+      const auto a_element = [&](size_t index) {
+        const void* at = static_cast<const char*>(static_cast<const void*>(A)) + index * in_size;
+        return unknown_op && !libs::is_device_memory({at, in_size}) ? 0.0f : load_element<float>(A, in_type, index);
+      };
+      for (I r = 0; r < y_length; ++r) {
+        float sum = 0;
+        for (I c = 0; c < x_length; ++c)
+          sum += a_element(static_cast<size_t>(transposed ? c + r * lda : r + c * lda)) *
+                 load_element<float>(x, in_type, strided_index(c, x_length, incx));
+        const size_t at = strided_index(r, y_length, incy);
+        // beta = 0: y is not read (it may hold NaNs), as BLAS defines.
+        const float old = beta_value == 0 ? 0.0f : beta_value * load_element<float>(y, out_type, at);
+        store_element<float>(y, out_type, at, alpha_value * sum + old);
+      }
     }
   });
 }
@@ -386,6 +443,50 @@ using namespace cucpu::cublas;
     });                                                                                                             \
   }
 
+// X: the letters of In (H half, T bfloat16), the compute type (S) and Out (H, T or S).
+#define CUCPU_MIXED_GEMV_BATCHED(X, In, in_type, Out, out_type, I, suffix)                                           \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemvBatched##suffix(                                                        \
+      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const float* alpha, const In* const Aarray[], I lda, \
+      const In* const xarray[], I incx, const float* beta, Out* const yarray[], I incy, I batchCount) {              \
+    return mixed_gemv_batched(                                                                                       \
+        handle, __func__, in_type, out_type, trans, m, n, alpha, lda, incx, beta, incy, batchCount,                  \
+        {pointers(Aarray, batchCount), pointers(xarray, batchCount), pointers(yarray, batchCount)}, [=](I i) {       \
+          return std::tuple{Aarray[i], xarray[i], yarray[i]};                                                        \
+        });                                                                                                          \
+  }                                                                                                                  \
+  cublasStatus_t CUBLASWINAPI cublas##X##gemvStridedBatched##suffix(                                                 \
+      cublasHandle_t handle, cublasOperation_t trans, I m, I n, const float* alpha, const In* A, I lda,              \
+      long long int strideA, const In* x, I incx, long long int stridex, const float* beta, Out* y, I incy,          \
+      long long int stridey, I batchCount) {                                                                         \
+    return mixed_gemv_batched(handle, __func__, in_type, out_type, trans, m, n, alpha, lda, incx, beta, incy,        \
+                              batchCount, {}, [=](I i) {                                                             \
+                                return std::tuple{A + i * strideA, x + i * stridex, y + i * stridey};                \
+                              });                                                                                    \
+  }
+
+// The 3M forms of the complex batched products: the same products as Cgemm's (NVIDIA's 3M
+// algorithm, three real products where four would do, changes only the rounding).
+#define CUCPU_GEMM3M_BATCHED(I, suffix)                                                                         \
+  cublasStatus_t CUBLASWINAPI cublasCgemm3mBatched##suffix(                                                     \
+      cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k,                 \
+      const cuComplex* alpha, const cuComplex* const Aarray[], I lda, const cuComplex* const Barray[], I ldb,   \
+      const cuComplex* beta, cuComplex* const Carray[], I ldc, I batchCount) {                                  \
+    return gemm_batched(                                                                                        \
+        handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount, kGemmPositions, 14,  \
+        {pointers(Aarray, batchCount), pointers(Barray, batchCount), pointers(Carray, batchCount)}, [=](I i) {  \
+          return std::tuple{Aarray[i], Barray[i], Carray[i]};                                                   \
+        });                                                                                                     \
+  }                                                                                                             \
+  cublasStatus_t CUBLASWINAPI cublasCgemm3mStridedBatched##suffix(                                              \
+      cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb, I m, I n, I k,                 \
+      const cuComplex* alpha, const cuComplex* A, I lda, long long int strideA, const cuComplex* B, I ldb,      \
+      long long int strideB, const cuComplex* beta, cuComplex* C, I ldc, long long int strideC, I batchCount) { \
+    return gemm_batched(handle, __func__, transa, transb, m, n, k, alpha, lda, ldb, beta, ldc, batchCount,      \
+                        kGemmPositions, 14, BatchMemory{{}, true}, [=](I i) {                                   \
+                          return std::tuple{A + i * strideA, B + i * strideB, C + i * strideC};                 \
+                        });                                                                                     \
+  }
+
 #define CUCPU_GROUPED_BATCHED(X, T, I, suffix)                                                                        \
   cublasStatus_t CUBLASWINAPI cublas##X##gemmGroupedBatched##suffix(                                                  \
       cublasHandle_t handle, const cublasOperation_t transa_array[], const cublasOperation_t transb_array[],          \
@@ -441,6 +542,16 @@ CUCPU_GEMV_BATCHED(S, float, int64_t, _64)
 CUCPU_GEMV_BATCHED(D, double, int64_t, _64)
 CUCPU_GEMV_BATCHED(C, cuComplex, int64_t, _64)
 CUCPU_GEMV_BATCHED(Z, cuDoubleComplex, int64_t, _64)
+CUCPU_MIXED_GEMV_BATCHED(HSH, __half, CUDA_R_16F, __half, CUDA_R_16F, int, )
+CUCPU_MIXED_GEMV_BATCHED(HSS, __half, CUDA_R_16F, float, CUDA_R_32F, int, )
+CUCPU_MIXED_GEMV_BATCHED(TST, __nv_bfloat16, CUDA_R_16BF, __nv_bfloat16, CUDA_R_16BF, int, )
+CUCPU_MIXED_GEMV_BATCHED(TSS, __nv_bfloat16, CUDA_R_16BF, float, CUDA_R_32F, int, )
+CUCPU_MIXED_GEMV_BATCHED(HSH, __half, CUDA_R_16F, __half, CUDA_R_16F, int64_t, _64)
+CUCPU_MIXED_GEMV_BATCHED(HSS, __half, CUDA_R_16F, float, CUDA_R_32F, int64_t, _64)
+CUCPU_MIXED_GEMV_BATCHED(TST, __nv_bfloat16, CUDA_R_16BF, __nv_bfloat16, CUDA_R_16BF, int64_t, _64)
+CUCPU_MIXED_GEMV_BATCHED(TSS, __nv_bfloat16, CUDA_R_16BF, float, CUDA_R_32F, int64_t, _64)
+CUCPU_GEMM3M_BATCHED(int, )
+CUCPU_GEMM3M_BATCHED(int64_t, _64)
 CUCPU_GROUPED_BATCHED(S, float, int, )
 CUCPU_GROUPED_BATCHED(D, double, int, )
 CUCPU_GROUPED_BATCHED(S, float, int64_t, _64)

@@ -1,13 +1,16 @@
 // cuBLAS's type-generic level-1 routines (cublasAxpyEx, DotEx, DotcEx, Nrm2Ex, AsumEx, ScalEx,
-// IamaxEx, IaminEx, CopyEx, SwapEx, RotEx): vectors of any cudaDataType cuBLAS allows, computed
-// in the execution type (half and bfloat16 in float), results narrowed to nearest even.
-// Scalars and results follow the pointer mode as in level1_api.cpp.
+// IamaxEx, IaminEx, CopyEx, SwapEx, and the rotations RotEx, RotgEx, RotmEx, RotmgEx): vectors
+// of any cudaDataType cuBLAS allows, computed in the execution type (half and bfloat16 in float),
+// results narrowed to nearest even. Scalars and results follow the pointer mode as in
+// level1_api.cpp and rotation_api.cpp.
 #include <cublas_api.h>
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <vector>
 
+#include "libs/cublas/blas_calls.h"
 #include "libs/cublas/element_math.h"
 #include "libs/cublas/element_types.h"
 #include "libs/cublas/handle.h"
@@ -198,6 +201,149 @@ cublasStatus_t move_ex(cublasHandle_t handle, const char* function, int64_t n, v
   });
 }
 
+// A scalar of `type` as W: a real one makes a complex W with no imaginary part.
+template <typename W>
+W load_scalar(const void* p, cudaDataType type) {
+  if constexpr (is_complex<W>)
+    if (type == CUDA_R_32F || type == CUDA_R_64F) return promote<W>(load_element<RealOf<W>>(p, type, 0));
+  return load_element<W>(p, type, 0);
+}
+
+// The real type of a complex type's parts (CUDA_C_32F: CUDA_R_32F), else the type itself.
+cudaDataType real_part(cudaDataType type) {
+  return type == CUDA_C_32F ? CUDA_R_32F : type == CUDA_C_64F ? CUDA_R_64F : type;
+}
+
+bool is_real_execution(cudaDataType execution) { return execution == CUDA_R_32F || execution == CUDA_R_64F; }
+
+// Runs `compute` on scalars now (host pointer mode) or queued in stream order (device mode).
+template <typename Compute>
+cublasStatus_t on_scalars(cublasHandle_t handle, const char* function, std::initializer_list<DeviceRange> scalars,
+                          Compute compute) {
+  if (handle->pointer_mode == CUBLAS_POINTER_MODE_DEVICE) return run(handle, function, scalars, compute);
+  compute();
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// RotEx: (x, y) <- (c x + s y, c y - conj(s) x). cuBLAS's table: x and y of one type, c and s of
+// that type or, for complex vectors, also of its real type; a complex c's imaginary part is not
+// used (c is a cosine).
+cublasStatus_t rot_ex(cublasHandle_t handle, const char* function, int64_t n, void* x, cudaDataType x_type,
+                      int64_t incx, void* y, cudaDataType y_type, int64_t incy, const void* c, const void* s,
+                      cudaDataType cs_type, cudaDataType execution) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (x_type != y_type || execution_of(x_type) != execution || (cs_type != x_type && cs_type != real_part(x_type)))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (!c || !s) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n <= 0) return CUBLAS_STATUS_SUCCESS;
+  const RawScalar s_c(handle, c, element_size(cs_type)), s_s(handle, s, element_size(cs_type));
+  return run(handle, function, {s_c.range(), s_s.range(), vector(x, n, incx, x_type), vector(y, n, incy, y_type)}, [=] {
+    with_type(execution, [&]<typename W>(W) {
+      const W cosine = promote<W>(load_scalar<RealOf<W>>(s_c.value(), real_part(cs_type)));
+      const W sine = load_scalar<W>(s_s.value(), cs_type);
+      for (int64_t i = 0; i < n; ++i) {
+        const size_t at_x = index(i, n, incx), at_y = index(i, n, incy);
+        const W xv = load_element<W>(x, x_type, at_x), yv = load_element<W>(y, y_type, at_y);
+        store_element<W>(x, x_type, at_x, add(mul(cosine, xv), mul(sine, yv)));
+        store_element<W>(y, y_type, at_y, sub(mul(cosine, yv), mul(conjugate(sine), xv)));
+      }
+    });
+  });
+}
+
+void rotg(float* a, float* b, float* c, float* s) { cblas_srotg(a, b, c, s); }
+void rotg(double* a, double* b, double* c, double* s) { cblas_drotg(a, b, c, s); }
+void rotmg(float* d1, float* d2, float* x1, float y1, float* p) { cblas_srotmg(d1, d2, x1, y1, p); }
+void rotmg(double* d1, double* d2, double* x1, double y1, double* p) { cblas_drotmg(d1, d2, x1, y1, p); }
+
+// RotgEx: the Givens rotation zeroing b (a becomes r, as rotg does), computed in the execution
+// type, c and s of the type of a and b. Real types only: the H200's cuBLAS 13 refuses complex ones.
+cublasStatus_t rotg_ex(cublasHandle_t handle, const char* function, void* a, void* b, cudaDataType ab_type, void* c,
+                       void* s, cudaDataType cs_type, cudaDataType execution) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (execution_of(ab_type) != execution || cs_type != ab_type || !is_real_execution(execution))
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (!a || !b || !c || !s) return CUBLAS_STATUS_INVALID_VALUE;
+  const size_t ab_size = element_size(ab_type), cs_size = element_size(cs_type);
+  return on_scalars(handle, function, {{a, ab_size}, {b, ab_size}, {c, cs_size}, {s, cs_size}}, [=] {
+    with_type(execution, [&]<typename W>(W) {
+      if constexpr (!is_complex<W>) {
+        W va = load_element<W>(a, ab_type, 0), vb = load_element<W>(b, ab_type, 0), vc{}, vs{};
+        rotg(&va, &vb, &vc, &vs);
+        store_element<W>(a, ab_type, 0, va);
+        store_element<W>(b, ab_type, 0, vb);
+        store_element<W>(c, cs_type, 0, vc);
+        store_element<W>(s, cs_type, 0, vs);
+      }
+    });
+  });
+}
+
+// RotmEx: the modified rotation H of param (flag, h11, h21, h12, h22) applied to real x and y:
+// (x, y) <- (h11 x + h12 y, h21 x + h22 y); flag -2 is the identity, 0 and 1 imply some entries.
+cublasStatus_t rotm_ex(cublasHandle_t handle, const char* function, int64_t n, void* x, cudaDataType x_type,
+                       int64_t incx, void* y, cudaDataType y_type, int64_t incy, const void* param,
+                       cudaDataType param_type, cudaDataType execution) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  if (x_type != y_type || param_type != x_type || !is_real_execution(execution) || execution_of(x_type) != execution)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (!param) return CUBLAS_STATUS_INVALID_VALUE;
+  if (n <= 0) return CUBLAS_STATUS_SUCCESS;
+  const bool device = handle->pointer_mode == CUBLAS_POINTER_MODE_DEVICE;
+  const size_t param_bytes = 5 * element_size(param_type);
+  std::vector<unsigned char> host(param_bytes);
+  if (!device) std::memcpy(host.data(), param, param_bytes);
+  return run(
+      handle, function,
+      {vector(x, n, incx, x_type), vector(y, n, incy, y_type), {device ? param : nullptr, device ? param_bytes : 0}},
+      [=] {
+        with_type(execution, [&]<typename W>(W) {
+          if constexpr (!is_complex<W>) {
+            W p[5];
+            for (int i = 0; i < 5; ++i) p[i] = load_element<W>(device ? param : host.data(), param_type, i);
+            const W flag = p[0];
+            if (flag == -2) return;
+            const W h11 = flag == 0 ? 1 : p[1], h21 = flag == 1 ? -1 : p[2];
+            const W h12 = flag == 1 ? 1 : p[3], h22 = flag == 0 ? 1 : p[4];
+            for (int64_t i = 0; i < n; ++i) {
+              const size_t at_x = index(i, n, incx), at_y = index(i, n, incy);
+              const W xv = load_element<W>(x, x_type, at_x), yv = load_element<W>(y, y_type, at_y);
+              store_element<W>(x, x_type, at_x, h11 * xv + h12 * yv);
+              store_element<W>(y, y_type, at_y, h21 * xv + h22 * yv);
+            }
+          }
+        });
+      });
+}
+
+// RotmgEx: the modified rotation zeroing the second component of (sqrt(d1) x1, sqrt(d2) y1),
+// every operand of one real type; param's entries that its flag implies keep their values.
+cublasStatus_t rotmg_ex(cublasHandle_t handle, const char* function, void* d1, cudaDataType d1_type, void* d2,
+                        cudaDataType d2_type, void* x1, cudaDataType x1_type, const void* y1, cudaDataType y1_type,
+                        void* param, cudaDataType param_type, cudaDataType execution) {
+  if (!handle) return CUBLAS_STATUS_NOT_INITIALIZED;
+  const cudaDataType type = d1_type;
+  if (d2_type != type || x1_type != type || y1_type != type || param_type != type || !is_real_execution(execution) ||
+      execution_of(type) != execution)
+    return CUBLAS_STATUS_NOT_SUPPORTED;
+  if (!d1 || !d2 || !x1 || !y1 || !param) return CUBLAS_STATUS_INVALID_VALUE;
+  const size_t size = element_size(type);
+  return on_scalars(handle, function, {{d1, size}, {d2, size}, {x1, size}, {y1, size}, {param, 5 * size}}, [=] {
+    with_type(execution, [&]<typename W>(W) {
+      if constexpr (!is_complex<W>) {
+        W vd1 = load_element<W>(d1, type, 0), vd2 = load_element<W>(d2, type, 0), vx1 = load_element<W>(x1, type, 0);
+        W p[5];
+        for (int i = 0; i < 5; ++i) p[i] = load_element<W>(param, type, i);
+        rotmg(&vd1, &vd2, &vx1, load_element<W>(y1, type, 0), p);
+        store_element<W>(d1, type, 0, vd1);
+        store_element<W>(d2, type, 0, vd2);
+        store_element<W>(x1, type, 0, vx1);
+        for (int i = 0; i < 5; ++i) store_element<W>(param, type, i, p[i]);
+      }
+    });
+  });
+}
+
 }  // namespace
 }  // namespace cucpu::cublas
 
@@ -251,7 +397,34 @@ using namespace cucpu::cublas;
     return move_ex<true>(handle, __func__, n, x, xType, incx, y, yType, incy);                                        \
   }
 
+#define CUCPU_ROTATION_EX(I, suffix)                                                                                 \
+  cublasStatus_t CUBLASWINAPI cublasRotEx##suffix(cublasHandle_t handle, I n, void* x, cudaDataType xType, I incx,   \
+                                                  void* y, cudaDataType yType, I incy, const void* c, const void* s, \
+                                                  cudaDataType csType, cudaDataType executiontype) {                 \
+    return rot_ex(handle, __func__, n, x, xType, incx, y, yType, incy, c, s, csType, executiontype);                 \
+  }                                                                                                                  \
+  cublasStatus_t CUBLASWINAPI cublasRotmEx##suffix(cublasHandle_t handle, I n, void* x, cudaDataType xType, I incx,  \
+                                                   void* y, cudaDataType yType, I incy, const void* param,           \
+                                                   cudaDataType paramType, cudaDataType executiontype) {             \
+    return rotm_ex(handle, __func__, n, x, xType, incx, y, yType, incy, param, paramType, executiontype);            \
+  }
+
 extern "C" {
+CUCPU_ROTATION_EX(int, )
+CUCPU_ROTATION_EX(int64_t, _64)
+
+cublasStatus_t CUBLASWINAPI cublasRotgEx(cublasHandle_t handle, void* a, void* b, cudaDataType abType, void* c, void* s,
+                                         cudaDataType csType, cudaDataType executiontype) {
+  return rotg_ex(handle, __func__, a, b, abType, c, s, csType, executiontype);
+}
+
+cublasStatus_t CUBLASWINAPI cublasRotmgEx(cublasHandle_t handle, void* d1, cudaDataType d1Type, void* d2,
+                                          cudaDataType d2Type, void* x1, cudaDataType x1Type, const void* y1,
+                                          cudaDataType y1Type, void* param, cudaDataType paramType,
+                                          cudaDataType executiontype) {
+  return rotmg_ex(handle, __func__, d1, d1Type, d2, d2Type, x1, x1Type, y1, y1Type, param, paramType, executiontype);
+}
+
 CUCPU_EX_LEVEL1(int, )
 CUCPU_EX_LEVEL1(int64_t, _64)
 }

@@ -286,4 +286,19 @@ cublasStatus_t CUBLASWINAPI cublasZgemm3m(cublasHandle_t handle, cublasOperation
                                           cuDoubleComplex* C, int ldc) {
   return cublasZgemm_v2(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
 }
+
+cublasStatus_t CUBLASWINAPI cublasCgemm3m_64(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                             int64_t m, int64_t n, int64_t k, const cuComplex* alpha,
+                                             const cuComplex* A, int64_t lda, const cuComplex* B, int64_t ldb,
+                                             const cuComplex* beta, cuComplex* C, int64_t ldc) {
+  return cublasCgemm_v2_64(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+cublasStatus_t CUBLASWINAPI cublasZgemm3m_64(cublasHandle_t handle, cublasOperation_t transa, cublasOperation_t transb,
+                                             int64_t m, int64_t n, int64_t k, const cuDoubleComplex* alpha,
+                                             const cuDoubleComplex* A, int64_t lda, const cuDoubleComplex* B,
+                                             int64_t ldb, const cuDoubleComplex* beta, cuDoubleComplex* C,
+                                             int64_t ldc) {
+  return cublasZgemm_v2_64(handle, transa, transb, m, n, k, alpha, A, lda, B, ldb, beta, C, ldc);
+}
 }

@@ -49,6 +49,8 @@ cublasStatus_t invalid_parameter(const char* function, int position) {
     label = "GEMM_EX ";
   } else if (routine == "trmm") {
     label = upper(base);
+  } else if (routine == "syrk3m") {  // cublasCsyrk3mEx's reports (the H200's)
+    label = upper(base) + " ";
   } else if (routine == "trsmBatched") {
     label = type + "BATCHED TRSM ";
   } else if (routine == "getrfBatched" || routine == "getriBatched") {

@@ -19,6 +19,13 @@ struct cublasContext {
   cublasMath_t math_mode = CUBLAS_DEFAULT_MATH;
   cublasAtomicsMode_t atomics_mode = CUBLAS_ATOMICS_NOT_ALLOWED;
   cublasEmulationStrategy_t emulation_strategy = CUBLAS_EMULATION_STRATEGY_DEFAULT;
+  // The settings of cuBLAS's emulated double-precision products (fixed-point, Ozaki scheme),
+  // kept and read back: cucpu computes every double product natively (handle_api.cpp says why).
+  cudaEmulationSpecialValuesSupport emulation_special_values = CUDA_EMULATION_SPECIAL_VALUES_SUPPORT_DEFAULT;
+  cudaEmulationMantissaControl mantissa_control = CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC;
+  int max_mantissa_bits = 0;  // the H200's default
+  int mantissa_bit_offset = 0;
+  int* mantissa_bit_count = nullptr;  // where an emulated product would report the bits it used
   int sm_count_target = 0;
   void* workspace = nullptr;  // cublasSetWorkspace: kept, the CPU needs none
   size_t workspace_bytes = 0;

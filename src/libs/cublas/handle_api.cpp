@@ -139,8 +139,102 @@ cublasStatus_t CUBLASWINAPI cublasGetEmulationStrategy(cublasHandle_t handle,
 cublasStatus_t CUBLASWINAPI cublasSetEmulationStrategy(cublasHandle_t handle,
                                                        cublasEmulationStrategy_t emulationStrategy) {
   CUCPU_REQUIRE_HANDLE(handle);
+  if (emulationStrategy != CUBLAS_EMULATION_STRATEGY_DEFAULT &&
+      emulationStrategy != CUBLAS_EMULATION_STRATEGY_PERFORMANT && emulationStrategy != CUBLAS_EMULATION_STRATEGY_EAGER)
+    return CUBLAS_STATUS_INVALID_VALUE;
   handle->emulation_strategy = emulationStrategy;
   return CUBLAS_STATUS_SUCCESS;
+}
+
+// The fixed-point emulation of double-precision products (CUDA 13). NVIDIA's cuBLAS emulates
+// only where the strategy allows it: CUBLAS_EMULATION_STRATEGY_DEFAULT means PERFORMANT (unless
+// the CUBLAS_EMULATION_STRATEGY variable says otherwise), which emulates only where that is
+// faster than the hardware's FP64, and only for CUBLAS_COMPUTE_64F_EMULATED_FIXEDPOINT or the
+// math mode CUBLAS_FP64_EMULATED_FIXEDPOINT_MATH; an H200 (sm_90, full-rate FP64) computes a
+// default handle's double products natively. cucpu always does: these settings are kept and
+// read back, and the bit count pointer is never written.
+cublasStatus_t CUBLASWINAPI cublasGetEmulationSpecialValuesSupport(cublasHandle_t handle,
+                                                                   cudaEmulationSpecialValuesSupport* mask) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  if (!mask) return CUBLAS_STATUS_INVALID_VALUE;
+  *mask = handle->emulation_special_values;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetEmulationSpecialValuesSupport(cublasHandle_t handle,
+                                                                   cudaEmulationSpecialValuesSupport mask) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  handle->emulation_special_values = mask;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetFixedPointEmulationMantissaControl(cublasHandle_t handle,
+                                                                        cudaEmulationMantissaControl* mantissaControl) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  if (!mantissaControl) return CUBLAS_STATUS_INVALID_VALUE;
+  *mantissaControl = handle->mantissa_control;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetFixedPointEmulationMantissaControl(cublasHandle_t handle,
+                                                                        cudaEmulationMantissaControl mantissaControl) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  if (mantissaControl != CUDA_EMULATION_MANTISSA_CONTROL_DYNAMIC &&
+      mantissaControl != CUDA_EMULATION_MANTISSA_CONTROL_FIXED)
+    return CUBLAS_STATUS_INVALID_VALUE;
+  handle->mantissa_control = mantissaControl;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle,
+                                                                            int* maxMantissaBitCount) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  if (!maxMantissaBitCount) return CUBLAS_STATUS_INVALID_VALUE;
+  *maxMantissaBitCount = handle->max_mantissa_bits;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetFixedPointEmulationMaxMantissaBitCount(cublasHandle_t handle,
+                                                                            int maxMantissaBitCount) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  if (maxMantissaBitCount < 0) return CUBLAS_STATUS_INVALID_VALUE;
+  handle->max_mantissa_bits = maxMantissaBitCount;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetFixedPointEmulationMantissaBitOffset(cublasHandle_t handle,
+                                                                          int* mantissaBitOffset) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  if (!mantissaBitOffset) return CUBLAS_STATUS_INVALID_VALUE;
+  *mantissaBitOffset = handle->mantissa_bit_offset;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetFixedPointEmulationMantissaBitOffset(cublasHandle_t handle,
+                                                                          int mantissaBitOffset) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  handle->mantissa_bit_offset = mantissaBitOffset;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasGetFixedPointEmulationMantissaBitCountPointer(cublasHandle_t handle,
+                                                                                int** mantissaBitCount) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  if (!mantissaBitCount) return CUBLAS_STATUS_INVALID_VALUE;
+  *mantissaBitCount = handle->mantissa_bit_count;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+cublasStatus_t CUBLASWINAPI cublasSetFixedPointEmulationMantissaBitCountPointer(cublasHandle_t handle,
+                                                                                int* mantissaBitCount) {
+  CUCPU_REQUIRE_HANDLE(handle);
+  handle->mantissa_bit_count = mantissaBitCount;
+  return CUBLAS_STATUS_SUCCESS;
+}
+
+// BLAS's error handler, as cuBLAS's routines call it for a bad argument.
+void CUBLASWINAPI cublasXerbla(const char* srName, int info) {
+  std::printf(" ** On entry to %s parameter number %d had an illegal value\n", srName ? srName : "", info);
 }
 
 const char* CUBLASWINAPI cublasGetStatusName(cublasStatus_t status) { return cucpu::cublas::status_name(status); }
