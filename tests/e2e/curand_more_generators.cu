@@ -5,7 +5,8 @@
 // each thread's second block of 624 values, the default seed, 64-bit seeds (the low half
 // counts), and the statuses of what MT19937 refuses (offsets, 64-bit values, dimensions,
 // the orderings: BEST is refused by the host generator alone). Each output is printed as a
-// hash of its bytes and a few values' bits. MT19937's normals and Poisson are not here yet.
+// hash of its bytes and a few values' bits. MT19937's normals and Poisson are in
+// curand_poisson_normals.cu.
 // NVCC-FLAGS: -lcurand
 #include <cuda_runtime.h>
 #include <curand.h>

@@ -13,6 +13,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <vector>
 
 namespace cucpu::curand {
 
@@ -39,6 +40,36 @@ enum class Transform {
   box_muller_mrg_double,  // a pair of doubles from two uniform doubles (MRG32k3a)
   icdf_float,             // a float from one 32-bit value (inverse normal CDF)
   icdf_double,            // a double from one 32-bit value in the low half of its 8 bytes
+  poisson_table,          // a count from one 32-bit value (Request::table, poisson.cpp)
+};
+
+// curandGeneratePoisson below this lambda takes a table; from it on, rounded normals (MTGP32
+// and Sobol32 search a table up to 8000, generator_api.cpp).
+constexpr double poisson_table_limit = 2000;
+// The largest lambda NVIDIA's generators take.
+constexpr double poisson_lambda_max = 400000;
+
+// A Poisson distribution as NVIDIA's tables hold it (poisson.cpp), over the counts shift ..
+// shift + length - 1: the square histogram (V, K: count shift + j, or shift + K[j], with one
+// cell more, zero) or, when `search`, the cumulative probabilities a binary search reads.
+struct PoissonTable {
+  bool search = false;
+  unsigned shift = 0;
+  unsigned length = 0;
+  std::vector<double> V;
+  std::vector<unsigned> K;
+  std::vector<double> cdf;
+};
+std::shared_ptr<const PoissonTable> make_poisson_table(double lambda, bool search);
+// The count of a uniform double (_curand_uniform_double of a raw value).
+unsigned poisson_count(const PoissonTable& table, double u);
+
+// Poisson from poisson_table_limit on: what the counts are made from (generator_api.cpp).
+enum class CountsFrom {
+  none,
+  float_sum,     // float normals with mean lambda and stddev sqrt(lambda): (unsigned)(v + 0.5f)
+  float_normal,  // standard float normals z: (unsigned)(sqrt(lambda) * z + lambda + 0.5)
+  normal_pairs,  // XORWOW, MRG32k3a: each result's pair of raw values (uint4: the two, which one)
 };
 
 struct Request {
@@ -56,9 +87,20 @@ struct Request {
   unsigned tail[4] = {};
   // icdf_double: the raw values are 64-bit (Sobol64) rather than 32-bit.
   bool wide_raw = false;
+  // icdf_double on a host generator: the float inverse CDF, widened (NVIDIA's host MTGP32's
+  // normals, not its log-normals).
+  bool float_icdf_double = false;
   // Where in its sequence the request begins, for engines whose results are a function of
   // their index (Philox): fixed at the call, while earlier calls' work may still be queued.
   unsigned long long position = 0;
+  // Output::poisson below poisson_table_limit: the table the transform takes.
+  std::shared_ptr<const PoissonTable> table = nullptr;
+  // Poisson from poisson_table_limit on: the request makes normals (or pairs) at `out`, and
+  // the transform's last step makes the counts at `counts` from them; `out` is `counts` or
+  // points into `scratch`, memory of the call's own that the queued work keeps.
+  CountsFrom counts_from = CountsFrom::none;
+  unsigned* counts = nullptr;
+  std::shared_ptr<void> scratch = nullptr;
 };
 
 inline bool is_log_normal(Output output) { return output == Output::log_normal || output == Output::log_normal_double; }
@@ -108,8 +150,11 @@ unsigned sobol_dimensions_made();
 // Finishes a request whose raw values fill wrote: on the host with the host's arithmetic
 // (a host generator's results, as NVIDIA's host generators compute them), or queued on
 // `stream` as a kernel with the GPU's (a device generator's).
-curandStatus_t transform_on_host(Transform transform, const Request& request);
-curandStatus_t transform_on_device(Transform transform, const Request& request, cudaStream_t stream);
+// mrg: the normal pairs of CountsFrom::normal_pairs are MRG32k3a's.
+curandStatus_t transform_on_host(Transform transform, const Request& request, bool mrg);
+// The toolkit's host erfcinv (host_erfcinv.cpp), for 0 < a < 2.
+double host_erfcinv(double a);
+curandStatus_t transform_on_device(Transform transform, const Request& request, bool mrg, cudaStream_t stream);
 
 }  // namespace cucpu::curand
 

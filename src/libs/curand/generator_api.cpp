@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 #include <new>
+#include <vector>
 
 #include "libs/common/missing_function.h"
 #include "libs/common/stream_work.h"
@@ -107,6 +108,61 @@ curandStatus_t create(curandGenerator_t* generator, curandRngType_t type, bool h
   return CURAND_STATUS_SUCCESS;
 }
 
+// How NVIDIA's generators make Poisson counts (found from its host generators, the same on
+// the H200): the square histogram below poisson_table_limit, rounded normals from it on;
+// but Sobol64 below the limit, and Sobol32 from lambda 10 and MTGP32 from 32 up to 8000,
+// search the cumulative probabilities.
+enum class PoissonMethod { histogram, search, normals };
+
+PoissonMethod poisson_method(curandRngType_t type, double lambda) {
+  bool below_limit = lambda < cucpu::curand::poisson_table_limit;
+  switch (type) {
+    case CURAND_RNG_QUASI_SOBOL64:
+      return below_limit ? PoissonMethod::search : PoissonMethod::normals;
+    case CURAND_RNG_QUASI_SOBOL32:
+    case CURAND_RNG_PSEUDO_MTGP32:
+      if (lambda >= (type == CURAND_RNG_QUASI_SOBOL32 ? 10 : 32))
+        return lambda <= 8000 ? PoissonMethod::search : PoissonMethod::normals;
+      break;
+    default:
+      break;
+  }
+  return below_limit ? PoissonMethod::histogram : PoissonMethod::normals;
+}
+
+// Where NVIDIA's counts are rounded normals, the request becomes one for the normals they
+// come from, which the transform's last step turns into counts. MT19937's are its float
+// normals with the distribution's mean and stddev, plus 0.5f; the others' are rounded as
+// curand_poisson_from_normal rounds (curand_poisson.h): their float normals in their order,
+// but for XORWOW and MRG32k3a each result's float normal of its own generator thread, which
+// makes them in pairs and keeps the second for the thread's next such result (curand_normal).
+void ask_for_normals(const curandGenerator_st& generator, Request& request) {
+  using cucpu::curand::CountsFrom;
+  request.counts = static_cast<unsigned*>(request.out);
+  constexpr size_t record = 16;
+  switch (generator.type) {
+    case CURAND_RNG_PSEUDO_MT19937:
+      request.output = Output::normal;
+      request.mean = request.lambda;
+      request.stddev = std::sqrt(request.lambda);
+      request.counts_from = CountsFrom::float_sum;
+      return;
+    case CURAND_RNG_PSEUDO_XORWOW:
+    case CURAND_RNG_PSEUDO_MRG32K3A:
+      request.counts_from = CountsFrom::normal_pairs;
+      break;
+    default:
+      request.output = Output::normal;
+      request.counts_from = CountsFrom::float_normal;
+      return;
+  }
+  // The pairs do not fit the counts' buffer: memory of the call's own (the JIT's kernels read
+  // host memory as device memory).
+  auto scratch = std::make_shared<std::vector<unsigned char>>(request.count * record);
+  request.out = scratch->data();
+  request.scratch = scratch;
+}
+
 // A generation call: checks, then the engine's work and the transform, in stream order.
 curandStatus_t generate(curandGenerator_t generator, const char* function, Request request) {
   if (!generator) return CURAND_STATUS_NOT_INITIALIZED;
@@ -114,34 +170,41 @@ curandStatus_t generate(curandGenerator_t generator, const char* function, Reque
   bool wide = generator->type == CURAND_RNG_QUASI_SOBOL64 || generator->type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
   if (request.output == Output::bits32 && wide) return CURAND_STATUS_TYPE_ERROR;
   if (request.output == Output::bits64 && !wide) return CURAND_STATUS_TYPE_ERROR;
+  if (request.output == Output::poisson) {
+    if (!(request.lambda > 0 && request.lambda <= cucpu::curand::poisson_lambda_max)) return CURAND_STATUS_OUT_OF_RANGE;
+    PoissonMethod method = poisson_method(generator->type, request.lambda);
+    if (method == PoissonMethod::normals)
+      ask_for_normals(*generator, request);
+    else
+      request.table = cucpu::curand::make_poisson_table(request.lambda, method == PoissonMethod::search);
+  }
   bool pairs = request.output == Output::normal || request.output == Output::normal_double ||
                request.output == Output::log_normal || request.output == Output::log_normal_double;
   // XORWOW and MRG32k3a make normals in pairs on one thread; the others take any count.
   bool in_pairs = generator->type == CURAND_RNG_PSEUDO_XORWOW || generator->type == CURAND_RNG_PSEUDO_MRG32K3A;
   if (in_pairs && pairs && request.count % 2) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
   if (!pseudo && request.count % generator->dimensions) return CURAND_STATUS_LENGTH_NOT_MULTIPLE;
-  if (request.output == Output::poisson && !(request.lambda > 0)) return CURAND_STATUS_OUT_OF_RANGE;
   if (!generator->engine) generator->engine = make_engine(*generator);
   if (!generator->engine) return not_implemented(engine_name(*generator));
   std::shared_ptr<Engine> engine = generator->engine;
-  Transform transform = engine->transform(request.output);
-  if (request.output == Output::poisson) return not_implemented("curandGeneratePoisson");
-  // The H200's MT19937 normals are normcdfinv of the value's uniform, which cucpu does not make yet.
-  if (generator->type == CURAND_RNG_PSEUDO_MT19937 && pairs) return not_implemented("cuRAND MT19937 normals");
+  bool mrg = generator->type == CURAND_RNG_PSEUDO_MRG32K3A;
+  Transform transform = request.output != Output::poisson ? engine->transform(request.output)
+                        : request.table                   ? Transform::poisson_table
+                                                          : Transform::none;
   engine->prepare(request);
   if (request.count == 0) return CURAND_STATUS_SUCCESS;
   if (generator->host) {
-    if (transform == Transform::icdf_float || transform == Transform::icdf_double)
-      return not_implemented("cuRAND host generators' inverse-CDF normals (MTGP32, Sobol)");
     engine->fill(request);
-    return cucpu::curand::transform_on_host(transform, request);
+    return cucpu::curand::transform_on_host(transform, request, mrg);
   }
   if (auto ready = cucpu::libs::prepare_device(); !ready) return CURAND_STATUS_PREEXISTING_FAILURE;
-  size_t bytes = request.count * cucpu::curand::result_bytes(request.output);
-  auto queued = cucpu::libs::enqueue(generator->stream, function, {{request.out, bytes}},
-                                     [engine, request] { engine->fill(request); });
+  // The buffer the caller gave, checked as the GPU's kernels would find it.
+  cucpu::libs::DeviceRange range{request.out, request.count * cucpu::curand::result_bytes(request.output)};
+  if (request.counts) range = {request.counts, request.count * 4};
+  auto queued =
+      cucpu::libs::enqueue(generator->stream, function, {range}, [engine, request] { engine->fill(request); });
   if (!queued) return CURAND_STATUS_LAUNCH_FAILURE;
-  return cucpu::curand::transform_on_device(transform, request, generator->stream);
+  return cucpu::curand::transform_on_device(transform, request, mrg, generator->stream);
 }
 
 // A setting that changes the sequence: the next generation starts a new engine.

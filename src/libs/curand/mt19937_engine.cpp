@@ -112,9 +112,19 @@ class Mt19937Engine : public Engine {
     last_start_ = first;
   }
 
-  // Normals (normcdfinv of the uniform on the H200) are refused by generator_api.cpp for now;
-  // they get the raw values.
-  Transform transform(Output /*output*/) const override { return Transform::none; }
+  // Normals are the inverse normal CDF of each 32-bit value, as MTGP32's.
+  Transform transform(Output output) const override {
+    switch (output) {
+      case Output::normal:
+      case Output::log_normal:
+        return Transform::icdf_float;
+      case Output::normal_double:
+      case Output::log_normal_double:
+        return Transform::icdf_double;
+      default:
+        return Transform::none;
+    }
+  }
 
   void fill(const Request& request) override {
     for (size_t i = 0; i < request.count; ++i) {

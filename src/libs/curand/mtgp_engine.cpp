@@ -90,6 +90,8 @@ class MtgpEngine : public Engine {
     }
   }
 
+  void prepare(Request& request) override { request.float_icdf_double = request.output == Output::normal_double; }
+
   void fill(const Request& request) override {
     for (size_t i = 0; i < request.count; ++i) {
       unsigned x = next();
@@ -97,6 +99,7 @@ class MtgpEngine : public Engine {
         case Output::bits32:
         case Output::normal:
         case Output::log_normal:
+        case Output::poisson:
           static_cast<unsigned*>(request.out)[i] = x;
           break;
         case Output::uniform:
@@ -109,7 +112,6 @@ class MtgpEngine : public Engine {
         case Output::log_normal_double:
           static_cast<unsigned long long*>(request.out)[i] = x;
           break;
-        case Output::poisson:
         case Output::bits64:
           break;
       }

@@ -7,6 +7,8 @@
 //   uniform (float or double) or one pair of normals, and slot j of the generator's life
 //   runs on thread j mod T, which continues its own sequence. An offset of k puts the next
 //   slot at k and advances threads 0 .. k mod T - 1 one value further than the others.
+//   A Poisson count is a slot too: one 32-bit value, or (from lambda 2000 on) the thread's
+//   next float normal, a pair's first made there or its second kept from its last count.
 // - Philox4_32_10 is a function of the result's index: result g is element g mod 4 of slot
 //   g / 4, which runs on thread (g / 4) mod 65536 at counter (g / 4) / 65536; for doubles
 //   (two 32-bit values each) the slot reads that counter and the next. The offset and every call move
@@ -50,17 +52,41 @@ class SlotEngine : public Engine {
   void fill(const Request& request) override {
     size_t per_slot = is_pair(request.output) ? 2 : 1;
     for (size_t first = 0; first < request.count; first += per_slot) {
-      State& state = states_[next_slot_ % states_.size()];
+      size_t thread = next_slot_ % states_.size();
       ++next_slot_;
-      make_slot(state, request, first);
+      if (request.counts_from == CountsFrom::normal_pairs)
+        make_normal_record(thread, static_cast<unsigned*>(request.out) + 4 * first);
+      else
+        make_slot(states_[thread], request, first);
     }
   }
 
  protected:
   virtual void make_slot(State& state, const Request& request, size_t first) = 0;
+  // The raw values of a pair of float normals (those the normal transform takes).
+  virtual void make_normal_pair(State& state, unsigned* raw) = 0;
 
  private:
+  // A result of curand_poisson_from_normal: the thread's next float normal, which comes in
+  // pairs, the second kept (curand_normal's boxmuller_flag) for the thread's next such result.
+  void make_normal_record(size_t thread, unsigned* record) {
+    if (pending_.empty()) pending_.resize(states_.size());
+    Pending& pending = pending_[thread];
+    if (!pending.kept) make_normal_pair(states_[thread], pending.raw);
+    record[0] = pending.raw[0];
+    record[1] = pending.raw[1];
+    record[2] = pending.kept;  // which of the pair
+    record[3] = 0;
+    pending.kept = !pending.kept;
+  }
+
+  struct Pending {
+    bool kept = false;
+    unsigned raw[2] = {};
+  };
+
   std::vector<State> states_;
+  std::vector<Pending> pending_;
   unsigned long long next_slot_;
 };
 
@@ -82,6 +108,11 @@ class XorwowEngine : public SlotEngine<curandStateXORWOW_t> {
   }
 
  private:
+  void make_normal_pair(curandStateXORWOW_t& state, unsigned* raw) override {
+    raw[0] = ::curand(&state);
+    raw[1] = ::curand(&state);
+  }
+
   void make_slot(curandStateXORWOW_t& state, const Request& request, size_t first) override {
     switch (request.output) {
       case Output::bits32:
@@ -101,7 +132,9 @@ class XorwowEngine : public SlotEngine<curandStateXORWOW_t> {
       case Output::log_normal_double:
         for (int i = 0; i < 4; ++i) *at<unsigned>(request, first * 2 + i) = ::curand(&state);
         break;
-      case Output::poisson:  // not made yet (generator_api.cpp)
+      case Output::poisson:
+        *at<unsigned>(request, first) = ::curand(&state);
+        break;
       case Output::bits64:
         break;
     }
@@ -126,6 +159,13 @@ class Mrg32k3aEngine : public SlotEngine<curandStateMRG32k3a_t> {
   }
 
  private:
+  void make_normal_pair(curandStateMRG32k3a_t& state, unsigned* raw) override {
+    float u = curand_uniform(&state);  // curand_box_muller_mrg's
+    float v = curand_uniform(&state) * CURAND_2PI;
+    std::memcpy(&raw[0], &u, 4);
+    std::memcpy(&raw[1], &v, 4);
+  }
+
   void make_slot(curandStateMRG32k3a_t& state, const Request& request, size_t first) override {
     switch (request.output) {
       case Output::bits32:
@@ -151,7 +191,9 @@ class Mrg32k3aEngine : public SlotEngine<curandStateMRG32k3a_t> {
         *at<double>(request, first + 1) = curand_uniform_double(&state) * 2.0;
         break;
       }
-      case Output::poisson:  // not made yet (generator_api.cpp)
+      case Output::poisson:
+        *at<unsigned>(request, first) = ::curand(&state);
+        break;
       case Output::bits64:
         break;
     }
@@ -240,6 +282,7 @@ class PhiloxEngine : public Engine {
   static void make_result(const Request& request, size_t i, const unsigned* raw, unsigned element) {
     switch (request.output) {
       case Output::bits32:
+      case Output::poisson:
         *at<unsigned>(request, i) = raw[element];
         break;
       case Output::uniform:

@@ -129,7 +129,9 @@ class SobolEngine : public Engine {
       case Output::log_normal_double:
         static_cast<unsigned long long*>(request.out)[i] = x;
         break;
-      case Output::poisson:
+      case Output::poisson:  // a 64-bit value's count is made here (poisson.cpp)
+        static_cast<unsigned*>(request.out)[i] =
+            wide_ ? poisson_count(*request.table, _curand_uniform_double(x)) : unsigned(x);
         break;
     }
   }

@@ -144,3 +144,27 @@ extern "C" __global__ void transform_icdf_double(double* data, size_t count, dou
     data[i] = kind == 1 ? exp(v) : v;
   }
 }
+
+// Poisson from poisson_table_limit on: counts from normals (CountsFrom, from float_sum on):
+// 0, float normals with the distribution's mean and stddev; 1, standard float normals; 2,
+// pairs of raw values and which of the pair's normals (uint4), Box-Muller's (mrg 0) or
+// MRG32k3a's (mrg 1). The rounding is curand_poisson_from_normal's.
+extern "C" __global__ void transform_counts(const void* normals, unsigned* counts, size_t count, double lambda,
+                                            int from, int mrg) {
+  for (size_t i = first_index(); i < count; i += index_stride()) {
+    if (from == 0) {
+      counts[i] = (unsigned int)(static_cast<const float*>(normals)[i] + 0.5f);
+      continue;
+    }
+    double normal;
+    if (from == 1) {
+      normal = static_cast<const float*>(normals)[i];
+    } else {
+      uint4 record = static_cast<const uint4*>(normals)[i];
+      float2 pair = mrg ? box_muller_mrg_float(make_float2(__uint_as_float(record.x), __uint_as_float(record.y)))
+                        : box_muller_float(make_uint2(record.x, record.y));
+      normal = record.z ? pair.y : pair.x;
+    }
+    counts[i] = (unsigned int)((sqrt(lambda) * normal) + lambda + 0.5);
+  }
+}

@@ -1,8 +1,9 @@
-// The last step of normal and log-normal results: raw values to distribution values. On
-// the host, the toolkit's formulas with the host's logf, sinf, cosf, log, sin, cos, expf
+// The last step of normal, log-normal and Poisson results: raw values to distribution values.
+// On the host, the toolkit's formulas with the host's logf, sinf, cosf, log, sin, cos, expf
 // and exp (the host branches of curand_normal.h, as NVIDIA's host generators compute
-// them); on the device, the kernels of transform_kernels.cu, run by cucpu's JIT from the
-// PTX nvcc made of them, queued on the generator's stream after the engine's work.
+// them) and the toolkit's host erfcinv; on the device, the kernels of transform_kernels.cu,
+// run by cucpu's JIT from the PTX nvcc made of them, queued on the generator's stream after
+// the engine's work. Poisson counts from a table are exact arithmetic, made on the host for both.
 #include <cuda.h>
 
 #include <cmath>
@@ -11,6 +12,7 @@
 #include <map>
 #include <mutex>
 
+#include "libs/common/stream_work.h"
 #include "libs/curand/device_api.h"
 #include "libs/curand/generator.h"
 
@@ -49,6 +51,88 @@ void transform_pairs(const Request& request, Make make) {
   }
 }
 
+// _curand_normal_icdf and _curand_normal_icdf_double (curand_normal_static.h) as a host
+// compiler with HOST_HAVE_ERFCINVF makes them, as NVIDIA's host generators do: erfcinvf is
+// the host erfcinv rounded to float.
+float host_normal_icdf(unsigned x) {
+  float s = CURAND_SQRT2;
+  if (x > 0x80000000u) {
+    x = 0xffffffffu - x;
+    s = -s;
+  }
+  float p = x * CURAND_2POW32_INV + (CURAND_2POW32_INV / 2.0f);
+  return s * float(host_erfcinv(2.0f * p));
+}
+
+double host_normal_icdf_double(unsigned x) {
+  double s = CURAND_SQRT2_DOUBLE;
+  if (x > 0x80000000u) {
+    x = 0xffffffffu - x;
+    s = -s;
+  }
+  double p = x * CURAND_2POW32_INV_DOUBLE + (CURAND_2POW32_INV_DOUBLE / 2.0);
+  return s * host_erfcinv(2.0 * p);
+}
+
+double host_normal_icdf_double(unsigned long long x) {
+  double s = CURAND_SQRT2_DOUBLE;
+  x >>= 11;
+  if (x > 0x10000000000000ull) {
+    x = 0x1fffffffffffffull - x;
+    s = -s;
+  }
+  double p = x * CURAND_2POW53_INV_DOUBLE + (CURAND_2POW53_INV_DOUBLE / 2.0);
+  return s * host_erfcinv(2.0 * p);
+}
+
+// Poisson below poisson_table_limit: the 32-bit values to counts in place (a 64-bit engine
+// wrote the counts).
+void counts_from_table(const Request& request) {
+  if (request.wide_raw) return;
+  unsigned* data = static_cast<unsigned*>(request.out);
+  for (size_t i = 0; i < request.count; ++i) data[i] = poisson_count(*request.table, _curand_uniform_double(data[i]));
+}
+
+// The host branches of _curand_box_muller and curand_box_muller_mrg (whose raw values are
+// the two uniforms' bits, the second times 2 pi).
+float2 host_box_muller(const unsigned* raw) { return _curand_box_muller(raw[0], raw[1]); }
+float2 host_box_muller_mrg(const unsigned* raw) {
+  float u, v;
+  std::memcpy(&u, &raw[0], 4);
+  std::memcpy(&v, &raw[1], 4);
+  float s = sqrtf(-2.0f * logf(u));
+  return make_float2(sinf(v) * s, cosf(v) * s);
+}
+
+// curand_poisson_from_normal's rounding.
+unsigned count_from_normal(double lambda, double normal) {
+  return (unsigned int)((sqrt(lambda) * normal) + lambda + 0.5);
+}
+
+// Poisson from poisson_table_limit on: the counts from the normals (or pairs) at `out`.
+void counts_from_normals(const Request& request, bool mrg) {
+  for (size_t i = 0; i < request.count; ++i) {
+    unsigned count = 0;
+    switch (request.counts_from) {
+      case CountsFrom::none:
+        return;
+      case CountsFrom::float_sum:
+        count = unsigned(static_cast<const float*>(request.out)[i] + 0.5f);
+        break;
+      case CountsFrom::float_normal:
+        count = count_from_normal(request.lambda, static_cast<const float*>(request.out)[i]);
+        break;
+      case CountsFrom::normal_pairs: {
+        const unsigned* record = static_cast<const unsigned*>(request.out) + 4 * i;
+        float2 pair = mrg ? host_box_muller_mrg(record) : host_box_muller(record);
+        count = count_from_normal(request.lambda, record[2] ? pair.y : pair.x);
+        break;
+      }
+    }
+    request.counts[i] = count;
+  }
+}
+
 // The PTX module of the current context, loaded once.
 CUresult transform_function(const char* name, CUfunction* function) {
   static std::mutex mutex;
@@ -80,15 +164,13 @@ curandStatus_t launch(const char* name, size_t items, cudaStream_t stream, void*
   return r == CUDA_SUCCESS ? CURAND_STATUS_SUCCESS : CURAND_STATUS_LAUNCH_FAILURE;
 }
 
-}  // namespace
-
-curandStatus_t transform_on_host(Transform transform, const Request& request) {
+curandStatus_t transform_values_on_host(Transform transform, const Request& request) {
   switch (transform) {
     case Transform::none:
       return CURAND_STATUS_SUCCESS;
     case Transform::box_muller_float:
       transform_pairs<float, 2>(request, [](const unsigned* raw, float& x, float& y) {
-        float2 v = _curand_box_muller(raw[0], raw[1]);
+        float2 v = host_box_muller(raw);
         x = v.x;
         y = v.y;
       });
@@ -102,12 +184,9 @@ curandStatus_t transform_on_host(Transform transform, const Request& request) {
       return CURAND_STATUS_SUCCESS;
     case Transform::box_muller_mrg_float:
       transform_pairs<float, 2>(request, [](const unsigned* raw, float& x, float& y) {
-        float u, v;  // curand_box_muller_mrg's host branch
-        std::memcpy(&u, &raw[0], 4);
-        std::memcpy(&v, &raw[1], 4);
-        float s = sqrtf(-2.0f * logf(u));
-        x = sinf(v) * s;
-        y = cosf(v) * s;
+        float2 v = host_box_muller_mrg(raw);
+        x = v.x;
+        y = v.y;
       });
       return CURAND_STATUS_SUCCESS;
     case Transform::box_muller_mrg_double:
@@ -120,16 +199,35 @@ curandStatus_t transform_on_host(Transform transform, const Request& request) {
         y = cos(v * CURAND_PI_DOUBLE) * s;
       });
       return CURAND_STATUS_SUCCESS;
-    case Transform::icdf_float:
-    case Transform::icdf_double:
-      // The toolkit's host branch of the inverse CDF has no erfcinv; NVIDIA's host
-      // generators use one of their own, which cucpu does not have.
-      return CURAND_STATUS_ARCH_MISMATCH;
+    case Transform::icdf_float: {
+      float* data = static_cast<float*>(request.out);
+      for (size_t i = 0; i < request.count; ++i) {
+        unsigned raw;
+        std::memcpy(&raw, &data[i], 4);
+        data[i] = finish(request, host_normal_icdf(raw));
+      }
+      return CURAND_STATUS_SUCCESS;
+    }
+    case Transform::icdf_double: {
+      double* data = static_cast<double*>(request.out);
+      for (size_t i = 0; i < request.count; ++i) {
+        unsigned long long raw;
+        std::memcpy(&raw, &data[i], 8);
+        double normal = request.float_icdf_double ? host_normal_icdf(unsigned(raw))
+                        : request.wide_raw        ? host_normal_icdf_double(raw)
+                                                  : host_normal_icdf_double(unsigned(raw));
+        data[i] = finish(request, normal);
+      }
+      return CURAND_STATUS_SUCCESS;
+    }
+    case Transform::poisson_table:
+      counts_from_table(request);
+      return CURAND_STATUS_SUCCESS;
   }
   return CURAND_STATUS_INTERNAL_ERROR;
 }
 
-curandStatus_t transform_on_device(Transform transform, const Request& request, cudaStream_t stream) {
+curandStatus_t transform_values_on_device(Transform transform, const Request& request, cudaStream_t stream) {
   void* data = request.out;
   size_t count = request.count;
   int kind = kind_of(request.output);
@@ -174,8 +272,37 @@ curandStatus_t transform_on_device(Transform transform, const Request& request, 
       void* arguments[] = {&data, &count, &mean, &stddev, &kind, &wide};
       return launch("transform_icdf_double", count, stream, arguments);
     }
+    case Transform::poisson_table: {
+      auto queued = libs::enqueue(stream, "curandGeneratePoisson", {{data, count * 4}},
+                                  [request] { counts_from_table(request); });
+      return queued ? CURAND_STATUS_SUCCESS : CURAND_STATUS_LAUNCH_FAILURE;
+    }
   }
   return CURAND_STATUS_INTERNAL_ERROR;
+}
+
+}  // namespace
+
+curandStatus_t transform_on_host(Transform transform, const Request& request, bool mrg) {
+  curandStatus_t status = transform_values_on_host(transform, request);
+  if (status == CURAND_STATUS_SUCCESS) counts_from_normals(request, mrg);
+  return status;
+}
+
+curandStatus_t transform_on_device(Transform transform, const Request& request, bool mrg, cudaStream_t stream) {
+  curandStatus_t status = transform_values_on_device(transform, request, stream);
+  if (status != CURAND_STATUS_SUCCESS || request.counts_from == CountsFrom::none) return status;
+  const void* normals = request.out;
+  unsigned* counts = request.counts;
+  size_t count = request.count;
+  double lambda = request.lambda;
+  int from = int(request.counts_from) - int(CountsFrom::float_sum), is_mrg = mrg;
+  void* arguments[] = {&normals, &counts, &count, &lambda, &from, &is_mrg};
+  status = launch("transform_counts", count, stream, arguments);
+  if (status != CURAND_STATUS_SUCCESS || !request.scratch) return status;
+  // The scratch memory goes when the kernel has read it.
+  auto queued = libs::enqueue(stream, "curandGeneratePoisson", {}, [scratch = request.scratch] {});
+  return queued ? CURAND_STATUS_SUCCESS : CURAND_STATUS_LAUNCH_FAILURE;
 }
 
 }  // namespace cucpu::curand
