@@ -137,15 +137,13 @@ struct EngineSettings {
   unsigned long long offset;
 };
 
-// Each engine kind (pseudo_engines.cpp, mtgp_engine.cpp); nullptr: not made by cucpu.
+// Each engine kind (pseudo_engines.cpp, mtgp_engine.cpp, sobol_engine.cpp); nullptr: not made by cucpu.
 std::unique_ptr<Engine> make_xorwow_engine(const EngineSettings& settings);
 std::unique_ptr<Engine> make_mrg32k3a_engine(const EngineSettings& settings);
 std::unique_ptr<Engine> make_philox_engine(const EngineSettings& settings);
 std::unique_ptr<Engine> make_mtgp32_engine(const EngineSettings& settings);
 std::unique_ptr<Engine> make_mt19937_engine(const EngineSettings& settings);  // mt19937_engine.cpp
 std::unique_ptr<Engine> make_sobol_engine(const EngineSettings& settings, unsigned dimensions);
-// How many dimensions make_sobol_engine makes (sobol_engine.cpp).
-unsigned sobol_dimensions_made();
 
 // Finishes a request whose raw values fill wrote: on the host with the host's arithmetic
 // (a host generator's results, as NVIDIA's host generators compute them), or queued on

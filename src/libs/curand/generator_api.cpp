@@ -52,6 +52,10 @@ curandStatus_t not_implemented(const char* what) {
 
 std::shared_ptr<Engine> make_engine(const curandGenerator_st& generator) {
   cucpu::curand::EngineSettings settings{generator.type, generator.ordering, generator.seed, generator.offset};
+  // NVIDIA's host Scrambled Sobol64 takes the offset modulo 2^32 (as found on the H200; its
+  // device one and both Sobol64s take all of it).
+  if (generator.host && generator.type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64)
+    settings.offset = unsigned(settings.offset);
   switch (generator.type) {
     case CURAND_RNG_PSEUDO_XORWOW:
       return cucpu::curand::make_xorwow_engine(settings);
@@ -82,13 +86,10 @@ const char* engine_name(const curandGenerator_st& generator) {
       return "cuRAND MTGP32 in CURAND_ORDERING_PSEUDO_DYNAMIC";
     case CURAND_RNG_PSEUDO_MT19937:
       return "cuRAND CURAND_RNG_PSEUDO_MT19937";
-    case CURAND_RNG_QUASI_SOBOL32:
-    case CURAND_RNG_QUASI_SOBOL64:
-      return "cuRAND Sobol beyond 16 dimensions";
     case CURAND_RNG_TEST:
       return "cuRAND CURAND_RNG_TEST";
     default:
-      return "cuRAND scrambled Sobol";
+      return "cuRAND generator";
   }
 }
 
@@ -118,10 +119,12 @@ PoissonMethod poisson_method(curandRngType_t type, double lambda) {
   bool below_limit = lambda < cucpu::curand::poisson_table_limit;
   switch (type) {
     case CURAND_RNG_QUASI_SOBOL64:
+    case CURAND_RNG_QUASI_SCRAMBLED_SOBOL64:
       return below_limit ? PoissonMethod::search : PoissonMethod::normals;
     case CURAND_RNG_QUASI_SOBOL32:
+    case CURAND_RNG_QUASI_SCRAMBLED_SOBOL32:
     case CURAND_RNG_PSEUDO_MTGP32:
-      if (lambda >= (type == CURAND_RNG_QUASI_SOBOL32 ? 10 : 32))
+      if (lambda >= (type == CURAND_RNG_PSEUDO_MTGP32 ? 32 : 10))
         return lambda <= 8000 ? PoissonMethod::search : PoissonMethod::normals;
       break;
     default:

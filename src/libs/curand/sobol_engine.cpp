@@ -1,80 +1,28 @@
-// Sobol32 and Sobol64 (not scrambled) in the order of NVIDIA's host API, as the H200's
+// Sobol32 and Sobol64, plain and scrambled, in the order of NVIDIA's host API, as the H200's
 // libcurand lays them out: a call of n results in D dimensions makes n / D points, from the
 // generator's point index on (the offset counts points); dimension d's values come together,
 // at d * (n / D). Point k of a dimension is the XOR of the direction vectors of the bits set in
-// the Gray code k ^ (k >> 1), so point 0 is 0.
-//
-// The direction vectors are made from the Joe-Kuo parameters (new-joe-kuo-6.21201, S. Joe and
-// F. Y. Kuo, BSD-style licence): dimension 0 is van der Corput's, dimension d > 0 follows row
-// d + 1 of their table. cucpu carries only the rows below, checked against the H200's
-// curandGetDirectionVectors32/64 (CURAND_DIRECTION_VECTORS_*_JOEKUO6); more dimensions are
-// not made yet.
-#include <vector>
-
+// the Gray code k ^ (k >> 1), so point 0 is 0; the scrambled generators take the scrambled
+// vectors and XOR each point with the dimension's scramble constant (curand_init of
+// curandStateScrambledSobol32/64 in curand_kernel.h). The tables are sobol_tables.cpp's.
 #include "libs/curand/device_api.h"
 #include "libs/curand/generator.h"
+#include "libs/curand/sobol_tables.h"
 
 namespace cucpu::curand {
 namespace {
 
-struct JoeKuoRow {
-  unsigned degree;      // s
-  unsigned polynomial;  // a: the primitive polynomial's inner coefficients
-  unsigned initial[6];  // m_1 .. m_s
-};
-
-// Rows d = 2 .. 17 of new-joe-kuo-6.21201.
-constexpr JoeKuoRow joe_kuo_rows[] = {
-    {1, 0, {1}},
-    {2, 1, {1, 3}},
-    {3, 1, {1, 3, 1}},
-    {3, 2, {1, 1, 1}},
-    {4, 1, {1, 1, 3, 3}},
-    {4, 4, {1, 3, 5, 13}},
-    {5, 2, {1, 1, 5, 5, 17}},
-    {5, 4, {1, 1, 5, 5, 5}},
-    {5, 7, {1, 1, 7, 11, 19}},
-    {5, 11, {1, 1, 5, 1, 1}},
-    {5, 13, {1, 1, 1, 3, 11}},
-    {5, 14, {1, 3, 5, 5, 31}},
-    {6, 1, {1, 3, 3, 9, 7, 49}},
-    {6, 13, {1, 1, 1, 15, 21, 21}},
-    {6, 16, {1, 3, 1, 13, 27, 49}},
-};
-
-}  // namespace
-
-unsigned sobol_dimensions_made() { return 1 + sizeof(joe_kuo_rows) / sizeof(joe_kuo_rows[0]); }
-
-namespace {
-
-// The direction vectors of dimension d, `bits` of them (32 or 64), most significant first.
-std::vector<unsigned long long> direction_vectors(unsigned d, unsigned bits) {
-  std::vector<unsigned long long> v(bits);
-  for (unsigned i = 0; i < bits; ++i) {
-    if (d == 0) {
-      v[i] = 1ull << (bits - 1 - i);
-      continue;
-    }
-    const JoeKuoRow& row = joe_kuo_rows[d - 1];
-    unsigned s = row.degree;
-    if (i < s) {
-      v[i] = (unsigned long long)row.initial[i] << (bits - 1 - i);
-      continue;
-    }
-    unsigned long long x = v[i - s] ^ (v[i - s] >> s);
-    for (unsigned k = 1; k < s; ++k)
-      if ((row.polynomial >> (s - 1 - k)) & 1) x ^= v[i - k];
-    v[i] = x;
-  }
-  return v;
-}
-
 class SobolEngine : public Engine {
  public:
-  SobolEngine(const EngineSettings& settings, unsigned dimensions, bool wide)
-      : wide_(wide), next_point_(settings.offset) {
-    for (unsigned d = 0; d < dimensions; ++d) vectors_.push_back(direction_vectors(d, wide ? 64 : 32));
+  SobolEngine(const EngineSettings& settings, unsigned dimensions, bool wide, bool scrambled)
+      : wide_(wide), dimensions_(dimensions), next_point_(settings.offset) {
+    if (wide) {
+      vectors64_ = sobol_vectors64(scrambled);
+      if (scrambled) constants64_ = sobol_scramble_constants64();
+    } else {
+      vectors32_ = sobol_vectors32(scrambled);
+      if (scrambled) constants32_ = sobol_scramble_constants32();
+    }
   }
 
   Transform transform(Output output) const override {
@@ -91,8 +39,8 @@ class SobolEngine : public Engine {
   }
 
   void fill(const Request& request) override {
-    size_t points = request.count / vectors_.size();
-    for (size_t d = 0; d < vectors_.size(); ++d)
+    size_t points = request.count / dimensions_;
+    for (size_t d = 0; d < dimensions_; ++d)
       for (size_t i = 0; i < points; ++i) make_result(request, d * points + i, value(d, next_point_ + i));
     next_point_ += points;
   }
@@ -101,9 +49,17 @@ class SobolEngine : public Engine {
 
  private:
   unsigned long long value(size_t d, unsigned long long k) const {
+    if (!wide_) k = unsigned(k);  // a 32-bit point index (curandStateSobol32's i): wraps on the H200 too
     unsigned long long gray = k ^ (k >> 1), x = 0;
+    if (wide_) {
+      if (constants64_) x = constants64_[d];
+      for (unsigned b = 0; gray; ++b, gray >>= 1)
+        if (gray & 1) x ^= vectors64_[d][b];
+      return x;
+    }
+    if (constants32_) x = constants32_[d];
     for (unsigned b = 0; gray; ++b, gray >>= 1)
-      if (gray & 1) x ^= vectors_[d][b];
+      if (gray & 1) x ^= vectors32_[d][b];
     return x;
   }
 
@@ -137,17 +93,21 @@ class SobolEngine : public Engine {
   }
 
   bool wide_;
-  std::vector<std::vector<unsigned long long>> vectors_;
+  size_t dimensions_;
+  const curandDirectionVectors32_t* vectors32_ = nullptr;
+  const curandDirectionVectors64_t* vectors64_ = nullptr;
+  const unsigned* constants32_ = nullptr;  // the scrambled generators'
+  const unsigned long long* constants64_ = nullptr;
   unsigned long long next_point_;
 };
 
 }  // namespace
 
 std::unique_ptr<Engine> make_sobol_engine(const EngineSettings& settings, unsigned dimensions) {
-  bool wide = settings.type == CURAND_RNG_QUASI_SOBOL64;
-  if (settings.type != CURAND_RNG_QUASI_SOBOL32 && !wide) return nullptr;  // the scrambled ones
-  if (dimensions > sobol_dimensions_made()) return nullptr;
-  return std::make_unique<SobolEngine>(settings, dimensions, wide);
+  bool wide = settings.type == CURAND_RNG_QUASI_SOBOL64 || settings.type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+  bool scrambled =
+      settings.type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL32 || settings.type == CURAND_RNG_QUASI_SCRAMBLED_SOBOL64;
+  return std::make_unique<SobolEngine>(settings, dimensions, wide, scrambled);
 }
 
 }  // namespace cucpu::curand
