@@ -16,14 +16,9 @@
 #include <new>
 #include <vector>
 
+#include "libs/cusolver/sparse_factors.h"
 #include "libs/cusolver/sparse_matrix.h"
 #include "libs/cusolver/sparse_orderings.h"
-
-// The analysis csrqrsvBatched's calls share: the pattern's sizes, once analysed.
-struct csrqrInfo {
-  int m = 0, n = 0, nnz = 0;
-  bool analysed = false;
-};
 
 namespace cucpu::cusolver::sparse {
 namespace {
@@ -245,7 +240,7 @@ cusolverStatus_t qr_buffer_info(cusolverSpHandle_t handle, int m, int n, int nnz
   if (auto status = check_batched(handle, m, n, nnz, descr, row_ptr, col_ind, info); status != CUSOLVER_STATUS_SUCCESS)
     return status;
   if ((nnz > 0 && !values) || batch < 0 || !internal_bytes || !workspace_bytes) return CUSOLVER_STATUS_INVALID_VALUE;
-  if (!info->analysed) return CUSOLVER_STATUS_INVALID_VALUE;
+  if (!info->batch_analysed) return CUSOLVER_STATUS_INVALID_VALUE;
   // The factors live on the host; the caller's workspace is not used, but one is asked for
   // (NULL would pass every check but a CUDA program's own).
   *internal_bytes = 0;
@@ -260,7 +255,7 @@ cusolverStatus_t qr_solve_batched(const char* function, cusolverSpHandle_t handl
   if (auto status = check_batched(handle, m, n, nnz, descr, row_ptr, col_ind, info); status != CUSOLVER_STATUS_SUCCESS)
     return status;
   if ((nnz > 0 && !values) || (m > 0 && !b) || (n > 0 && !x) || batch < 0) return CUSOLVER_STATUS_INVALID_VALUE;
-  if (!info->analysed) return CUSOLVER_STATUS_INVALID_VALUE;
+  if (!info->batch_analysed) return CUSOLVER_STATUS_INVALID_VALUE;
   const int base = base_of(descr);
   const size_t count = static_cast<size_t>(batch);
   return run_on_stream(
@@ -307,7 +302,10 @@ cusolverStatus_t CUSOLVERAPI cusolverSpXcsrqrAnalysisBatched(cusolverSpHandle_t 
   if (auto status = check_batched(handle, m, n, nnzA, descrA, csrRowPtrA, csrColIndA, info);
       status != CUSOLVER_STATUS_SUCCESS)
     return status;
-  *info = csrqrInfo{m, n, nnzA, true};
+  info->m = m;
+  info->n = n;
+  info->nnz = nnzA;
+  info->batch_analysed = true;
   return CUSOLVER_STATUS_SUCCESS;
 }
 
