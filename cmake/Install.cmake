@@ -10,6 +10,9 @@
 # maintainer scripts run ldconfig.
 install(TARGETS cucpu_libcuda cudart cucpu_nvrtc cucpu_nvjitlink cucpu_cublas cucpu_curand cucpu_cublaslt cucpu_cusparse cucpu_cusolver cucpu_cufft cucpu_cufftw LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} NAMELINK_SKIP)
 install(TARGETS cucpu RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
+# The terms of the third-party code and data the libraries hold (the Sobol numbers' licence asks
+# binary distributions to carry it).
+install(FILES ${PROJECT_SOURCE_DIR}/docs/third-party-notices.md DESTINATION ${CMAKE_INSTALL_DOCDIR})
 
 set(CPACK_PACKAGE_NAME cucpu)
 set(CPACK_PACKAGE_VENDOR "cucpu")
