@@ -1,7 +1,7 @@
 // The generic API's descriptors: sparse vectors, dense vectors, sparse matrices (CSR, CSC,
-// COO) and dense matrices, with their Const twins (the same objects, read only), getters and
-// setters. A descriptor only remembers its arguments; the routines that use it check them
-// against each other and against device memory when their work runs.
+// COO, Blocked-ELL) and dense matrices, with their Const twins (the same objects, read
+// only), getters and setters. A descriptor only remembers its arguments; the routines that
+// use it check them against each other and against device memory when their work runs.
 #include <cusparse.h>
 
 #include <new>
@@ -70,6 +70,27 @@ cusparseStatus_t get_sparse_matrix(const cusparseSpMatDescr* matrix, cusparseFor
   *base = matrix->index_base;
   *type = matrix->value_type;
   return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseStatus_t create_blocked_ell(cusparseSpMatDescr_t* descriptor, int64_t rows, int64_t cols, int64_t block,
+                                    int64_t ell_cols, const void* columns, const void* values,
+                                    cusparseIndexType_t index_type, cusparseIndexBase_t base, cudaDataType type) {
+  if (!descriptor || rows < 0 || cols < 0 || block < 1 || ell_cols < 0 || ell_cols > cols || ell_cols % block != 0 ||
+      !valid(index_type) || !valid(base))
+    return CUSPARSE_STATUS_INVALID_VALUE;
+  cusparseSpMatDescr matrix;
+  matrix.format = CUSPARSE_FORMAT_BLOCKED_ELL;
+  matrix.rows = rows;
+  matrix.cols = cols;
+  matrix.nnz = rows * cols * block;  // what the H200 reports (cusparseSpMatGetSize), whatever ell_cols is
+  matrix.indices = const_cast<void*>(columns);
+  matrix.values = const_cast<void*>(values);
+  matrix.offset_type = matrix.index_type = index_type;
+  matrix.index_base = base;
+  matrix.value_type = type;
+  matrix.ell_block_size = block;
+  matrix.ell_cols = ell_cols;
+  return make(descriptor, matrix);
 }
 
 cusparseStatus_t set_pointers(cusparseSpMatDescr_t matrix, cusparseFormat_t format, void* offsets, void* indices,
@@ -354,6 +375,51 @@ cusparseStatus_t CUSPARSEAPI cusparseCooGet(cusparseSpMatDescr_t spMatDescr, int
   return cusparseConstCooGet(spMatDescr, rows, cols, nnz, const_cast<const void**>(cooRowInd),
                              const_cast<const void**>(cooColInd), const_cast<const void**>(cooValues), idxType, idxBase,
                              valueType);
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseCreateBlockedEll(cusparseSpMatDescr_t* spMatDescr, int64_t rows, int64_t cols,
+                                                      int64_t ellBlockSize, int64_t ellCols, void* ellColInd,
+                                                      void* ellValue, cusparseIndexType_t ellIdxType,
+                                                      cusparseIndexBase_t idxBase, cudaDataType valueType) {
+  return create_blocked_ell(spMatDescr, rows, cols, ellBlockSize, ellCols, ellColInd, ellValue, ellIdxType, idxBase,
+                            valueType);
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseCreateConstBlockedEll(cusparseConstSpMatDescr_t* spMatDescr, int64_t rows,
+                                                           int64_t cols, int64_t ellBlockSize, int64_t ellCols,
+                                                           const void* ellColInd, const void* ellValue,
+                                                           cusparseIndexType_t ellIdxType, cusparseIndexBase_t idxBase,
+                                                           cudaDataType valueType) {
+  return create_blocked_ell(const_cast<cusparseSpMatDescr_t*>(spMatDescr), rows, cols, ellBlockSize, ellCols, ellColInd,
+                            ellValue, ellIdxType, idxBase, valueType);
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseConstBlockedEllGet(cusparseConstSpMatDescr_t spMatDescr, int64_t* rows,
+                                                        int64_t* cols, int64_t* ellBlockSize, int64_t* ellCols,
+                                                        const void** ellColInd, const void** ellValue,
+                                                        cusparseIndexType_t* ellIdxType, cusparseIndexBase_t* idxBase,
+                                                        cudaDataType* valueType) {
+  if (!spMatDescr || spMatDescr->format != CUSPARSE_FORMAT_BLOCKED_ELL || !rows || !cols || !ellBlockSize || !ellCols ||
+      !ellColInd || !ellValue || !ellIdxType || !idxBase || !valueType)
+    return CUSPARSE_STATUS_INVALID_VALUE;
+  *rows = spMatDescr->rows;
+  *cols = spMatDescr->cols;
+  *ellBlockSize = spMatDescr->ell_block_size;
+  *ellCols = spMatDescr->ell_cols;
+  *ellColInd = spMatDescr->indices;
+  *ellValue = spMatDescr->values;
+  *ellIdxType = spMatDescr->index_type;
+  *idxBase = spMatDescr->index_base;
+  *valueType = spMatDescr->value_type;
+  return CUSPARSE_STATUS_SUCCESS;
+}
+
+cusparseStatus_t CUSPARSEAPI cusparseBlockedEllGet(cusparseSpMatDescr_t spMatDescr, int64_t* rows, int64_t* cols,
+                                                   int64_t* ellBlockSize, int64_t* ellCols, void** ellColInd,
+                                                   void** ellValue, cusparseIndexType_t* ellIdxType,
+                                                   cusparseIndexBase_t* idxBase, cudaDataType* valueType) {
+  return cusparseConstBlockedEllGet(spMatDescr, rows, cols, ellBlockSize, ellCols, const_cast<const void**>(ellColInd),
+                                    const_cast<const void**>(ellValue), ellIdxType, idxBase, valueType);
 }
 
 cusparseStatus_t CUSPARSEAPI cusparseCsrSetPointers(cusparseSpMatDescr_t spMatDescr, void* csrRowOffsets,

@@ -41,8 +41,9 @@ struct cusparseDnVecDescr {
   cudaDataType value_type = CUDA_R_32F;
 };
 
-// CSR, CSC or COO. `offsets` are CSR's row offsets, CSC's column offsets or COO's row
-// indices; `indices` CSR's column indices, CSC's row indices or COO's column indices.
+// CSR, CSC, COO or Blocked-ELL. `offsets` are CSR's row offsets, CSC's column offsets or
+// COO's row indices (Blocked-ELL has none); `indices` CSR's column indices, CSC's row
+// indices, COO's column indices or Blocked-ELL's block columns (-1 for an empty block).
 struct cusparseSpMatDescr {
   cusparseFormat_t format = CUSPARSE_FORMAT_CSR;
   int64_t rows = 0, cols = 0, nnz = 0;
@@ -56,6 +57,7 @@ struct cusparseSpMatDescr {
   cusparseDiagType_t diag_type = CUSPARSE_DIAG_TYPE_NON_UNIT;
   int batch_count = 1;
   int64_t offsets_batch_stride = 0, values_batch_stride = 0;
+  int64_t ell_block_size = 0, ell_cols = 0;  // Blocked-ELL: rows x ell_cols values, row-major
 };
 
 struct cusparseDnMatDescr {

@@ -1,9 +1,12 @@
 // cuSPARSE's sparse-dense products: SpMV (y = alpha op(A) x + beta y) and SpMM
 // (C = alpha op(A) op(B) + beta C) for CSR, CSC and COO matrices of float, double and their
-// complex types, every operation, 32- or 64-bit indices, scalars by the pointer mode. The
+// complex types, every operation, 32- or 64-bit indices, scalars by the pointer mode; SpMM
+// also for Blocked-ELL (its blocks taken as a COO matrix; real types, A not transposed). The
 // algorithm argument only names how the GPU would do it: one loop serves them all, and no
 // external buffer is needed (its size is 0).
 #include <cusparse.h>
+
+#include <vector>
 
 #include "libs/cusparse/handle.h"
 #include "libs/cusparse/sparse_kernels.h"
@@ -53,23 +56,6 @@ cusparseStatus_t check_spmv(cusparseHandle_t handle, cusparseOperation_t op, con
   return CUSPARSE_STATUS_SUCCESS;
 }
 
-// A dense matrix as the loops read it: element (i, j) of the stored matrix, or of its
-// transpose (conjugated) when op says so.
-template <typename T>
-struct DenseView {
-  T* values;
-  int64_t ld;
-  bool column_major;
-  T& at(int64_t i, int64_t j) const { return column_major ? values[i + j * ld] : values[i * ld + j]; }
-};
-
-DeviceRange dense_range(const cusparseDnMatDescr& matrix) {
-  if (matrix.rows == 0 || matrix.cols == 0) return {matrix.values, 0};
-  const int64_t count = matrix.order == CUSPARSE_ORDER_COL ? (matrix.cols - 1) * matrix.ld + matrix.rows
-                                                           : (matrix.rows - 1) * matrix.ld + matrix.cols;
-  return array_range(matrix.values, count, value_size(matrix.value_type));
-}
-
 cusparseStatus_t check_spmm(cusparseHandle_t handle, cusparseOperation_t op_a, cusparseOperation_t op_b,
                             const void* alpha, const cusparseSpMatDescr* a, const cusparseDnMatDescr* b,
                             const void* beta, const cusparseDnMatDescr* c, cudaDataType compute_type) {
@@ -79,7 +65,12 @@ cusparseStatus_t check_spmm(cusparseHandle_t handle, cusparseOperation_t op_a, c
   const int64_t b_rows = b_plain ? b->rows : b->cols, b_cols = b_plain ? b->cols : b->rows;
   if (cols_of(*a, op_a) != b_rows || rows_of(*a, op_a) != c->rows || b_cols != c->cols)
     return CUSPARSE_STATUS_INVALID_VALUE;
-  if (!supported_format(*a) || a->batch_count != 1 || b->batch_count != 1 || c->batch_count != 1)
+  const bool blocked_ell = a->format == CUSPARSE_FORMAT_BLOCKED_ELL;
+  if ((!supported_format(*a) && !blocked_ell) || a->batch_count != 1 || b->batch_count != 1 || c->batch_count != 1)
+    return CUSPARSE_STATUS_NOT_SUPPORTED;
+  // The H200's Blocked-ELL SpMM takes neither op(A) = A^T nor complex values.
+  if (blocked_ell &&
+      (op_a != CUSPARSE_OPERATION_NON_TRANSPOSE || (compute_type != CUDA_R_32F && compute_type != CUDA_R_64F)))
     return CUSPARSE_STATUS_NOT_SUPPORTED;
   if (a->value_type != compute_type || b->value_type != compute_type || c->value_type != compute_type ||
       value_size(compute_type) == 0)
@@ -168,20 +159,35 @@ cusparseStatus_t CUSPARSEAPI cusparseSpMM(cusparseHandle_t handle, cusparseOpera
     using O = decltype(o);
     using I = decltype(i);
     Scalar<T> s_alpha(handle, alpha), s_beta(handle, beta);
-    const DenseView<T> b{static_cast<T*>(matB->values), matB->ld, matB->order == CUSPARSE_ORDER_COL};
-    const DenseView<T> c{static_cast<T*>(matC->values), matC->ld, matC->order == CUSPARSE_ORDER_COL};
+    const DenseView<T> b = dense_view_of<T>(*matB), c = dense_view_of<T>(*matC);
     const int64_t columns = matC->cols;
+    auto multiply_by = [=](const auto& view) {
+      multiply(
+          view, opA, s_alpha(), s_beta(), columns,
+          [b, opB](int64_t k, int64_t j) {
+            if (opB == CUSPARSE_OPERATION_NON_TRANSPOSE) return b.at(k, j);
+            return opB == CUSPARSE_OPERATION_TRANSPOSE ? b.at(j, k) : conjugate(b.at(j, k));
+          },
+          [c](int64_t k, int64_t j) -> T& { return c.at(k, j); });
+    };
+    const bool blocked_ell = a.format == CUSPARSE_FORMAT_BLOCKED_ELL;
     return run(handle, "cusparseSpMM",
-               {s_alpha.range(), s_beta.range(), offsets_range(a), indices_range(a), values_range(a),
-                dense_range(*matB), dense_range(*matC)},
+               {s_alpha.range(), s_beta.range(), blocked_ell ? DeviceRange{} : offsets_range(a), indices_range(a),
+                values_range(a), dense_range(*matB), dense_range(*matC)},
                [=] {
-                 multiply(
-                     view_of<T, O, I>(a), opA, s_alpha(), s_beta(), columns,
-                     [b, opB](int64_t k, int64_t j) {
-                       if (opB == CUSPARSE_OPERATION_NON_TRANSPOSE) return b.at(k, j);
-                       return opB == CUSPARSE_OPERATION_TRANSPOSE ? b.at(j, k) : conjugate(b.at(j, k));
-                     },
-                     [c](int64_t k, int64_t j) -> T& { return c.at(k, j); });
+                 if (!blocked_ell) return multiply_by(view_of<T, O, I>(a));
+                 // Blocked-ELL: its present blocks' elements as a COO matrix.
+                 std::vector<int64_t> rows, cols;
+                 std::vector<T> values;
+                 const T* stored = static_cast<const T*>(a.values);
+                 for_each_blocked_ell_entry<I>(a, [&](int64_t row, int64_t col, int64_t k, bool) {
+                   rows.push_back(row);
+                   cols.push_back(col);
+                   values.push_back(stored[k]);
+                 });
+                 multiply_by(SparseView<T, int64_t, int64_t>{CUSPARSE_FORMAT_COO, a.rows, a.cols,
+                                                             static_cast<int64_t>(values.size()), rows.data(),
+                                                             cols.data(), values.data(), 0});
                });
   });
 }

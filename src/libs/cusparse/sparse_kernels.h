@@ -46,10 +46,75 @@ inline DeviceRange offsets_range(const cusparseSpMatDescr& matrix) {
   return array_range(matrix.offsets, count, index_size(matrix.offset_type));
 }
 inline DeviceRange indices_range(const cusparseSpMatDescr& matrix) {
+  if (matrix.format == CUSPARSE_FORMAT_BLOCKED_ELL) {
+    const int64_t block = std::max<int64_t>(matrix.ell_block_size, 1);
+    return array_range(matrix.indices, (matrix.rows / block) * (matrix.ell_cols / block),
+                       index_size(matrix.index_type));
+  }
   return array_range(matrix.indices, matrix.nnz, index_size(matrix.index_type));
 }
 inline DeviceRange values_range(const cusparseSpMatDescr& matrix) {
-  return array_range(matrix.values, matrix.nnz, value_size(matrix.value_type));
+  const int64_t count = matrix.format == CUSPARSE_FORMAT_BLOCKED_ELL ? matrix.rows * matrix.ell_cols : matrix.nnz;
+  return array_range(matrix.values, count, value_size(matrix.value_type));
+}
+
+// A dense matrix as the loops read it: element (i, j), in either order.
+template <typename T>
+struct DenseView {
+  T* values;
+  int64_t ld;
+  bool column_major;
+  T& at(int64_t i, int64_t j) const { return column_major ? values[i + j * ld] : values[i * ld + j]; }
+};
+
+template <typename T>
+DenseView<T> dense_view_of(const cusparseDnMatDescr& matrix) {
+  return {static_cast<T*>(matrix.values), matrix.ld, matrix.order == CUSPARSE_ORDER_COL};
+}
+
+inline DeviceRange dense_range(const cusparseDnMatDescr& matrix) {
+  if (matrix.rows == 0 || matrix.cols == 0) return {matrix.values, 0};
+  const int64_t count = matrix.order == CUSPARSE_ORDER_COL ? (matrix.cols - 1) * matrix.ld + matrix.rows
+                                                           : (matrix.rows - 1) * matrix.ld + matrix.cols;
+  return array_range(matrix.values, count, value_size(matrix.value_type));
+}
+
+// Calls body(row, column, k) for each stored entry k of a CSR, CSC or COO matrix, 0-based.
+template <typename T, typename O, typename I, typename Body>
+void for_each_entry(const SparseView<T, O, I>& a, Body body) {
+  if (a.format == CUSPARSE_FORMAT_COO) {
+    for (int64_t k = 0; k < a.nnz; ++k)
+      body(static_cast<int64_t>(a.offsets[k]) - a.base, static_cast<int64_t>(a.indices[k]) - a.base, k);
+    return;
+  }
+  const int64_t outer = a.format == CUSPARSE_FORMAT_CSR ? a.rows : a.cols;
+  for (int64_t r = 0; r < outer; ++r)
+    for (int64_t k = static_cast<int64_t>(a.offsets[r]) - a.base; k < static_cast<int64_t>(a.offsets[r + 1]) - a.base;
+         ++k) {
+      const int64_t other = static_cast<int64_t>(a.indices[k]) - a.base;
+      if (a.format == CUSPARSE_FORMAT_CSR)
+        body(r, other, k);
+      else
+        body(other, r, k);
+    }
+}
+
+// Calls body(row, column, k, present) for each element k of a Blocked-ELL matrix's values,
+// in row order. An empty block (block column -1) is not `present`; its columns are given as
+// block column 0's, where the H200's SpMM reads it (it multiplies the empty block's values
+// with B's first rows).
+template <typename I, typename Body>
+void for_each_blocked_ell_entry(const cusparseSpMatDescr& a, Body body) {
+  const int64_t block = a.ell_block_size, slots = a.ell_cols / block;
+  const I* columns = static_cast<const I*>(a.indices);
+  const int64_t base = a.index_base == CUSPARSE_INDEX_BASE_ONE ? 1 : 0;
+  for (int64_t row = 0; row < a.rows; ++row)
+    for (int64_t slot = 0; slot < slots; ++slot) {
+      const int64_t stored = static_cast<int64_t>(columns[(row / block) * slots + slot]);
+      const bool present = stored != -1;
+      for (int64_t j = 0; j < block; ++j)
+        body(row, (present ? stored - base : 0) * block + j, row * a.ell_cols + slot * block + j, present);
+    }
 }
 
 // Runs body(begin, end) over [0, count), on several threads when `work` (the entries the
@@ -101,21 +166,7 @@ void multiply(const SparseView<T, O, I>& a, cusparseOperation_t op, T alpha, T b
     const int64_t out = plain ? row : col, in = plain ? col : row;
     for (int64_t j = 0; j < columns; ++j) y(out, j) += alpha * (entry(k) * x(in, j));
   };
-  if (a.format == CUSPARSE_FORMAT_COO) {
-    for (int64_t k = 0; k < a.nnz; ++k)
-      add(static_cast<int64_t>(a.offsets[k]) - a.base, static_cast<int64_t>(a.indices[k]) - a.base, k);
-    return;
-  }
-  const int64_t outer = a.format == CUSPARSE_FORMAT_CSR ? a.rows : a.cols;
-  for (int64_t r = 0; r < outer; ++r)
-    for (int64_t k = static_cast<int64_t>(a.offsets[r]) - a.base; k < static_cast<int64_t>(a.offsets[r + 1]) - a.base;
-         ++k) {
-      const int64_t other = static_cast<int64_t>(a.indices[k]) - a.base;
-      if (a.format == CUSPARSE_FORMAT_CSR)
-        add(r, other, k);
-      else
-        add(other, r, k);
-    }
+  for_each_entry(a, add);
 }
 
 }  // namespace cucpu::cusparse
