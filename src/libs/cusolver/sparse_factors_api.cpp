@@ -205,20 +205,20 @@ void cholesky_solve(const Cholesky<MathOf<T>>& c, int n, const T* b, T* x) {
   for (int k = 0; k < n; ++k) out(c.order[k]) = y(k);
 }
 
-cusolverStatus_t cholesky_analysis(bool device, const char* function, cusolverSpHandle_t handle, int n, int nnz,
-                                   cusparseMatDescr_t descr, const int* row_ptr, const int* col_ind,
-                                   FactorState* state) {
-  if (auto status = check_pattern(Kind::cholesky, handle, n, n, nnz, descr, row_ptr, col_ind, state);
+// The analysis of Cholesky's or QR's pattern: its checks, and on the device that the pattern
+// is device memory (the order is taken again at Factor, which has the pattern too).
+cusolverStatus_t pattern_analysis(Kind kind, bool device, const char* function, cusolverSpHandle_t handle, int m, int n,
+                                  int nnz, cusparseMatDescr_t descr, const int* row_ptr, const int* col_ind,
+                                  FactorState* state) {
+  if (auto status = check_pattern(kind, handle, m, n, nnz, descr, row_ptr, col_ind, state);
       status != CUSOLVER_STATUS_SUCCESS)
     return status;
-  // The order is taken again at Factor, which has the pattern too; the device's pattern must
-  // still be device memory.
   if (device)
     if (auto status = run_on_stream(
-            handle, function, {elements(row_ptr, n + 1), elements(col_ind, nnz)}, [] {}, false);
+            handle, function, {elements(row_ptr, m + 1), elements(col_ind, nnz)}, [] {}, false);
         status != CUSOLVER_STATUS_SUCCESS)
       return status;
-  analyse(state, n, n, nnz);
+  analyse(state, m, n, nnz);
   return CUSOLVER_STATUS_SUCCESS;
 }
 
@@ -349,20 +349,6 @@ void qr_factor(QR<M>& qr, int m, int n, M* b, M* x) {
   qr.setPivotThreshold(0);  // no column is moved to the end: ZeroPivot names the column
   qr.compute(qr.shifted);
   if (b && x) qr.solve_least_squares(m, n, b, x);
-}
-
-cusolverStatus_t qr_analysis(bool device, const char* function, cusolverSpHandle_t handle, int m, int n, int nnz,
-                             cusparseMatDescr_t descr, const int* row_ptr, const int* col_ind, FactorState* state) {
-  if (auto status = check_pattern(Kind::qr, handle, m, n, nnz, descr, row_ptr, col_ind, state);
-      status != CUSOLVER_STATUS_SUCCESS)
-    return status;
-  if (device)
-    if (auto status = run_on_stream(
-            handle, function, {elements(row_ptr, m + 1), elements(col_ind, nnz)}, [] {}, false);
-        status != CUSOLVER_STATUS_SUCCESS)
-      return status;
-  analyse(state, m, n, nnz);
-  return CUSOLVER_STATUS_SUCCESS;
 }
 
 template <typename T>
@@ -676,22 +662,24 @@ cusolverStatus_t CUSOLVERAPI cusolverSpDestroyCsrluInfoHost(csrluInfoHost_t info
 cusolverStatus_t CUSOLVERAPI cusolverSpXcsrcholAnalysisHost(cusolverSpHandle_t handle, int n, int nnzA,
                                                             const cusparseMatDescr_t descrA, const int* csrRowPtrA,
                                                             const int* csrColIndA, csrcholInfoHost_t info) {
-  return cholesky_analysis(false, "", handle, n, nnzA, descrA, csrRowPtrA, csrColIndA, info);
+  return pattern_analysis(Kind::cholesky, false, "", handle, n, n, nnzA, descrA, csrRowPtrA, csrColIndA, info);
 }
 cusolverStatus_t CUSOLVERAPI cusolverSpXcsrcholAnalysis(cusolverSpHandle_t handle, int n, int nnzA,
                                                         const cusparseMatDescr_t descrA, const int* csrRowPtrA,
                                                         const int* csrColIndA, csrcholInfo_t info) {
-  return cholesky_analysis(true, "cusolverSpXcsrcholAnalysis", handle, n, nnzA, descrA, csrRowPtrA, csrColIndA, info);
+  return pattern_analysis(Kind::cholesky, true, "cusolverSpXcsrcholAnalysis", handle, n, n, nnzA, descrA, csrRowPtrA,
+                          csrColIndA, info);
 }
 cusolverStatus_t CUSOLVERAPI cusolverSpXcsrqrAnalysisHost(cusolverSpHandle_t handle, int m, int n, int nnzA,
                                                           const cusparseMatDescr_t descrA, const int* csrRowPtrA,
                                                           const int* csrColIndA, csrqrInfoHost_t info) {
-  return qr_analysis(false, "", handle, m, n, nnzA, descrA, csrRowPtrA, csrColIndA, info);
+  return pattern_analysis(Kind::qr, false, "", handle, m, n, nnzA, descrA, csrRowPtrA, csrColIndA, info);
 }
 cusolverStatus_t CUSOLVERAPI cusolverSpXcsrqrAnalysis(cusolverSpHandle_t handle, int m, int n, int nnzA,
                                                       const cusparseMatDescr_t descrA, const int* csrRowPtrA,
                                                       const int* csrColIndA, csrqrInfo_t info) {
-  return qr_analysis(true, "cusolverSpXcsrqrAnalysis", handle, m, n, nnzA, descrA, csrRowPtrA, csrColIndA, info);
+  return pattern_analysis(Kind::qr, true, "cusolverSpXcsrqrAnalysis", handle, m, n, nnzA, descrA, csrRowPtrA,
+                          csrColIndA, info);
 }
 cusolverStatus_t CUSOLVERAPI cusolverSpXcsrluAnalysisHost(cusolverSpHandle_t handle, int n, int nnzA,
                                                           const cusparseMatDescr_t descrA, const int* csrRowPtrA,
