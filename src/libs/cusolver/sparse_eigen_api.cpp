@@ -48,38 +48,18 @@ cusolverStatus_t check_eigvsi(cusolverSpHandle_t handle, int m, int nnz, cuspars
 }
 
 template <typename T>
-cusolverStatus_t eigvsi_host(cusolverSpHandle_t handle, int m, int nnz, cusparseMatDescr_t descr, const T* values,
-                             const int* row_ptr, const int* col_ind, T mu0, const T* x0, int maxite, double tol, T* mu,
-                             T* x) {
-  if (auto status = check_eigvsi(handle, m, nnz, descr, values, row_ptr, col_ind, x0, maxite, tol, mu, x);
-      status != CUSOLVER_STATUS_SUCCESS)
-    return status;
-  try {
-    shift_inverse_iteration(m, nnz, base_of(descr), values, row_ptr, col_ind, value_of(mu0), x0, maxite, tol, mu, x);
-  } catch (const std::bad_alloc&) {
-    return CUSOLVER_STATUS_ALLOC_FAILED;
-  }
-  return CUSOLVER_STATUS_SUCCESS;
-}
-
-template <typename T>
-cusolverStatus_t eigvsi_device(const char* function, cusolverSpHandle_t handle, int m, int nnz,
-                               cusparseMatDescr_t descr, const T* values, const int* row_ptr, const int* col_ind, T mu0,
-                               const T* x0, int maxite, double tol, T* mu, T* x) {
+cusolverStatus_t eigvsi(bool device, const char* function, cusolverSpHandle_t handle, int m, int nnz,
+                        cusparseMatDescr_t descr, const T* values, const int* row_ptr, const int* col_ind, T mu0,
+                        const T* x0, int maxite, double tol, T* mu, T* x) {
   if (auto status = check_eigvsi(handle, m, nnz, descr, values, row_ptr, col_ind, x0, maxite, tol, mu, x);
       status != CUSOLVER_STATUS_SUCCESS)
     return status;
   const int base = base_of(descr);
   const MathOf<T> shift = value_of(mu0);
-  const size_t n = static_cast<size_t>(m);
-  return run_on_stream(
-      handle, function,
-      {{row_ptr, (n + 1) * sizeof(int)},
-       {col_ind, static_cast<size_t>(nnz) * sizeof(int)},
-       {values, static_cast<size_t>(nnz) * sizeof(T)},
-       {x0, n * sizeof(T)},
-       {mu, sizeof(T)},
-       {x, n * sizeof(T)}},
+  return run_step(
+      device, handle, function,
+      {elements(row_ptr, m + 1), elements(col_ind, nnz), elements(values, nnz), elements(x0, m), elements(mu, 1),
+       elements(x, m)},
       [=] { shift_inverse_iteration(m, nnz, base, values, row_ptr, col_ind, shift, x0, maxite, tol, mu, x); }, false);
 }
 
@@ -117,24 +97,25 @@ using namespace cucpu::cusolver::sparse;
 
 extern "C" {
 
-#define CUCPU_SPARSE_EIGEN(prefix, T, R, Corner)                                                                    \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csreigvsiHost(                                                   \
-      cusolverSpHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, T mu0, const T* x0, int maxite, R tol, T* mu, T* x) {           \
-    return eigvsi_host(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, mu0, x0, maxite, tol, mu, x);       \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csreigvsi(                                                       \
-      cusolverSpHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, T mu0, const T* x0, int maxite, R eps, T* mu, T* x) {           \
-    return eigvsi_device("cusolverSp" #prefix "csreigvsi", handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, \
-                         mu0, x0, maxite, eps, mu, x);                                                              \
-  }                                                                                                                 \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csreigsHost(                                                     \
-      cusolverSpHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, Corner left_bottom_corner, Corner right_upper_corner,           \
-      int* num_eigs) {                                                                                              \
-    return count_eigenvalues(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, corner(left_bottom_corner),   \
-                             corner(right_upper_corner), num_eigs);                                                 \
+#define CUCPU_SPARSE_EIGEN(prefix, T, R, Corner)                                                                   \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csreigvsiHost(                                                  \
+      cusolverSpHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,                \
+      const int* csrRowPtrA, const int* csrColIndA, T mu0, const T* x0, int maxite, R tol, T* mu, T* x) {          \
+    return eigvsi(false, "cusolverSp" #prefix "csreigvsiHost", handle, m, nnz, descrA, csrValA, csrRowPtrA,        \
+                  csrColIndA, mu0, x0, maxite, tol, mu, x);                                                        \
+  }                                                                                                                \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csreigvsi(                                                      \
+      cusolverSpHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,                \
+      const int* csrRowPtrA, const int* csrColIndA, T mu0, const T* x0, int maxite, R eps, T* mu, T* x) {          \
+    return eigvsi(true, "cusolverSp" #prefix "csreigvsi", handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, \
+                  mu0, x0, maxite, eps, mu, x);                                                                    \
+  }                                                                                                                \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csreigsHost(                                                    \
+      cusolverSpHandle_t handle, int m, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,                \
+      const int* csrRowPtrA, const int* csrColIndA, Corner left_bottom_corner, Corner right_upper_corner,          \
+      int* num_eigs) {                                                                                             \
+    return count_eigenvalues(handle, m, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, corner(left_bottom_corner),  \
+                             corner(right_upper_corner), num_eigs);                                                \
   }
 
 CUCPU_SPARSE_EIGEN(S, float, float, cuComplex)

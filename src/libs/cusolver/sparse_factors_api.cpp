@@ -99,12 +99,6 @@ cusolverStatus_t buffer_info(Kind kind, cusolverSpHandle_t handle, int m, int n,
   return CUSOLVER_STATUS_SUCCESS;
 }
 
-// The memory `count` elements span (none where the pointer is NULL: an optional argument).
-template <typename T>
-libs::DeviceRange elements(const T* base, int count) {
-  return {base, base && count > 0 ? static_cast<size_t>(count) * sizeof(T) : 0};
-}
-
 // ---- Cholesky ----
 
 // The elimination tree of the pattern's lower triangle (A's and A^T's entries below the
@@ -213,11 +207,10 @@ cusolverStatus_t pattern_analysis(Kind kind, bool device, const char* function, 
   if (auto status = check_pattern(kind, handle, m, n, nnz, descr, row_ptr, col_ind, state);
       status != CUSOLVER_STATUS_SUCCESS)
     return status;
-  if (device)
-    if (auto status = run_on_stream(
-            handle, function, {elements(row_ptr, m + 1), elements(col_ind, nnz)}, [] {}, false);
-        status != CUSOLVER_STATUS_SUCCESS)
-      return status;
+  if (auto status = run_step(
+          device, handle, function, {elements(row_ptr, m + 1), elements(col_ind, nnz)}, [] {}, false);
+      status != CUSOLVER_STATUS_SUCCESS)
+    return status;
   analyse(state, m, n, nnz);
   return CUSOLVER_STATUS_SUCCESS;
 }
@@ -234,13 +227,10 @@ cusolverStatus_t cholesky_factor_call(bool device, const char* function, cusolve
   const int base = base_of(descr);
   try {
     auto c = numbers_for_factor<Cholesky<MathOf<T>>>(state);
-    auto work = [=] { cholesky_factor(*c, n, nnz, base, values, row_ptr, col_ind); };
-    if (!device)
-      work();
-    else if (auto status =
-                 run_on_stream(handle, function,
-                               {elements(row_ptr, n + 1), elements(col_ind, nnz), elements(values, nnz)}, work, false);
-             status != CUSOLVER_STATUS_SUCCESS)
+    if (auto status = run_step(
+            device, handle, function, {elements(row_ptr, n + 1), elements(col_ind, nnz), elements(values, nnz)},
+            [=] { cholesky_factor(*c, n, nnz, base, values, row_ptr, col_ind); }, false);
+        status != CUSOLVER_STATUS_SUCCESS)
       return status;
   } catch (const std::bad_alloc&) {
     return CUSOLVER_STATUS_ALLOC_FAILED;
@@ -260,12 +250,8 @@ cusolverStatus_t cholesky_zero_pivot_call(bool device, const char* function, cus
     *position = -1;
     return CUSOLVER_STATUS_SUCCESS;
   }
-  if (!device) {
-    *position = cholesky_zero_pivot(*c, tol, false);
-    return CUSOLVER_STATUS_SUCCESS;
-  }
-  return run_on_stream(
-      handle, function, {}, [=] { *position = cholesky_zero_pivot(*c, tol, true); }, true);
+  return run_step(
+      device, handle, function, {}, [=] { *position = cholesky_zero_pivot(*c, tol, device); }, true);
 }
 
 template <typename T>
@@ -275,16 +261,8 @@ cusolverStatus_t cholesky_solve_call(bool device, const char* function, cusolver
     return status;
   auto c = factored<Cholesky<MathOf<T>>>(state);
   if (!c || !b || !x || !buffer) return CUSOLVER_STATUS_INVALID_VALUE;
-  if (!device) {
-    try {
-      cholesky_solve(*c, n, b, x);
-    } catch (const std::bad_alloc&) {
-      return CUSOLVER_STATUS_ALLOC_FAILED;
-    }
-    return CUSOLVER_STATUS_SUCCESS;
-  }
-  return run_on_stream(
-      handle, function, {elements(b, n), elements(x, n)}, [=] { cholesky_solve(*c, n, b, x); }, false);
+  return run_step(
+      device, handle, function, {elements(b, n), elements(x, n)}, [=] { cholesky_solve(*c, n, b, x); }, false);
 }
 
 template <typename T>
@@ -364,13 +342,10 @@ cusolverStatus_t qr_setup_call(bool device, const char* function, cusolverSpHand
   const int base = base_of(descr);
   try {
     auto qr = numbers_for_factor<QR<MathOf<T>>>(state);
-    auto work = [=] { qr_set_up(*qr, m, n, nnz, base, values, row_ptr, col_ind, mu); };
-    if (!device)
-      work();
-    else if (auto status =
-                 run_on_stream(handle, function,
-                               {elements(row_ptr, m + 1), elements(col_ind, nnz), elements(values, nnz)}, work, false);
-             status != CUSOLVER_STATUS_SUCCESS)
+    if (auto status = run_step(
+            device, handle, function, {elements(row_ptr, m + 1), elements(col_ind, nnz), elements(values, nnz)},
+            [=] { qr_set_up(*qr, m, n, nnz, base, values, row_ptr, col_ind, mu); }, false);
+        status != CUSOLVER_STATUS_SUCCESS)
       return status;
   } catch (const std::bad_alloc&) {
     return CUSOLVER_STATUS_ALLOC_FAILED;
@@ -392,16 +367,11 @@ cusolverStatus_t qr_factor_call(bool device, const char* function, cusolverSpHan
   using M = MathOf<T>;
   M* rhs = reinterpret_cast<M*>(b);
   M* solution = reinterpret_cast<M*>(x);
-  try {
-    auto work = [=] { qr_factor(*qr, m, n, rhs, solution); };
-    if (!device)
-      work();
-    else if (auto status = run_on_stream(handle, function, {elements(b, m), elements(x, n)}, work, false);
-             status != CUSOLVER_STATUS_SUCCESS)
-      return status;
-  } catch (const std::bad_alloc&) {
-    return CUSOLVER_STATUS_ALLOC_FAILED;
-  }
+  if (auto status = run_step(
+          device, handle, function, {elements(b, m), elements(x, n)}, [=] { qr_factor(*qr, m, n, rhs, solution); },
+          false);
+      status != CUSOLVER_STATUS_SUCCESS)
+    return status;
   state->factored = true;
   return CUSOLVER_STATUS_SUCCESS;
 }
@@ -413,12 +383,8 @@ cusolverStatus_t qr_zero_pivot_call(bool device, const char* function, cusolverS
     return status;
   auto qr = factored<QR<MathOf<T>>>(state);
   if (!qr || !position) return CUSOLVER_STATUS_INVALID_VALUE;
-  if (!device) {
-    *position = qr->zero_pivot(tol);
-    return CUSOLVER_STATUS_SUCCESS;
-  }
-  return run_on_stream(
-      handle, function, {}, [=] { *position = qr->zero_pivot(tol); }, true);
+  return run_step(
+      device, handle, function, {}, [=] { *position = qr->zero_pivot(tol); }, true);
 }
 
 template <typename T>
@@ -431,14 +397,9 @@ cusolverStatus_t qr_solve_call(bool device, const char* function, cusolverSpHand
   using M = MathOf<T>;
   M* rhs = reinterpret_cast<M*>(b);
   M* solution = reinterpret_cast<M*>(x);
-  auto work = [=] { qr->solve_least_squares(m, n, rhs, solution); };
-  if (device) return run_on_stream(handle, function, {elements(b, m), elements(x, n)}, work, false);
-  try {
-    work();
-  } catch (const std::bad_alloc&) {
-    return CUSOLVER_STATUS_ALLOC_FAILED;
-  }
-  return CUSOLVER_STATUS_SUCCESS;
+  return run_step(
+      device, handle, function, {elements(b, m), elements(x, n)}, [=] { qr->solve_least_squares(m, n, rhs, solution); },
+      false);
 }
 
 // ---- LU (host only) ----

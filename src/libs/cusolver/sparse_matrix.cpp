@@ -1,5 +1,7 @@
 #include "libs/cusolver/sparse_matrix.h"
 
+#include <new>
+
 #include "libs/cusolver/handle.h"
 
 namespace cucpu::cusolver::sparse {
@@ -22,6 +24,17 @@ cusolverStatus_t run_on_stream(cusolverSpHandle_t handle, const char* function,
   const cusolverStatus_t status = run(handle->stream, function, ranges, std::move(work));
   if (status != CUSOLVER_STATUS_SUCCESS || !wait) return status;
   return libs::synchronize(handle->stream) ? CUSOLVER_STATUS_SUCCESS : CUSOLVER_STATUS_EXECUTION_FAILED;
+}
+
+cusolverStatus_t run_step(bool device, cusolverSpHandle_t handle, const char* function,
+                          std::initializer_list<libs::DeviceRange> ranges, std::function<void()> work, bool wait) {
+  if (device) return run_on_stream(handle, function, ranges, std::move(work), wait);
+  try {
+    work();
+  } catch (const std::bad_alloc&) {
+    return CUSOLVER_STATUS_ALLOC_FAILED;
+  }
+  return CUSOLVER_STATUS_SUCCESS;
 }
 
 }  // namespace cucpu::cusolver::sparse

@@ -71,9 +71,20 @@ Eigen::Map<Vector<MathOf<T>>> vector_of(T* v, int n) {
   return Eigen::Map<Vector<MathOf<T>>>(reinterpret_cast<MathOf<T>*>(v), n);
 }
 
+// The memory `count` elements span (none where the pointer is NULL: an optional argument).
+template <typename T>
+libs::DeviceRange elements(const T* base, int count) {
+  return {base, base && count > 0 ? static_cast<size_t>(count) * sizeof(T) : 0};
+}
+
 // Queues `work` on the handle's stream and, when `wait` (a result returned through a host
 // pointer), waits for it; the call's status.
 cusolverStatus_t run_on_stream(cusolverSpHandle_t handle, const char* function,
                                std::initializer_list<libs::DeviceRange> ranges, std::function<void()> work, bool wait);
+
+// A call's work where cuSOLVER runs it: at the call on host memory for the Host functions (a
+// failed allocation is CUSOLVER_STATUS_ALLOC_FAILED), else as run_on_stream queues it.
+cusolverStatus_t run_step(bool device, cusolverSpHandle_t handle, const char* function,
+                          std::initializer_list<libs::DeviceRange> ranges, std::function<void()> work, bool wait);
 
 }  // namespace cucpu::cusolver::sparse

@@ -160,37 +160,20 @@ cusolverStatus_t check_lsv(cusolverSpHandle_t handle, int n, int nnz, cusparseMa
   return CUSOLVER_STATUS_SUCCESS;
 }
 
+// A csrlsv* call: on the host (the Host functions) or on the device, which waits for its work
+// since `singularity` is a host pointer.
 template <typename T>
-cusolverStatus_t lsv_host(Factorization kind, cusolverSpHandle_t handle, int n, int nnz, cusparseMatDescr_t descr,
-                          const T* values, const int* row_ptr, const int* col_ind, const T* b, double tol, int reorder,
-                          T* x, int* singularity) {
-  if (auto status = check_lsv(handle, n, nnz, descr, values, row_ptr, col_ind, b, reorder, x, singularity);
-      status != CUSOLVER_STATUS_SUCCESS)
-    return status;
-  try {
-    solve(kind, false, n, nnz, base_of(descr), values, row_ptr, col_ind, b, tol, reorder, x, singularity);
-  } catch (const std::bad_alloc&) {
-    return CUSOLVER_STATUS_ALLOC_FAILED;
-  }
-  return CUSOLVER_STATUS_SUCCESS;
-}
-
-template <typename T>
-cusolverStatus_t lsv_device(Factorization kind, const char* function, cusolverSpHandle_t handle, int n, int nnz,
-                            cusparseMatDescr_t descr, const T* values, const int* row_ptr, const int* col_ind,
-                            const T* b, double tol, int reorder, T* x, int* singularity) {
+cusolverStatus_t lsv(Factorization kind, bool device, const char* function, cusolverSpHandle_t handle, int n, int nnz,
+                     cusparseMatDescr_t descr, const T* values, const int* row_ptr, const int* col_ind, const T* b,
+                     double tol, int reorder, T* x, int* singularity) {
   if (auto status = check_lsv(handle, n, nnz, descr, values, row_ptr, col_ind, b, reorder, x, singularity);
       status != CUSOLVER_STATUS_SUCCESS)
     return status;
   const int base = base_of(descr);
-  return run_on_stream(
-      handle, function,
-      {{row_ptr, (static_cast<size_t>(n) + 1) * sizeof(int)},
-       {col_ind, static_cast<size_t>(nnz) * sizeof(int)},
-       {values, static_cast<size_t>(nnz) * sizeof(T)},
-       {b, static_cast<size_t>(n) * sizeof(T)},
-       {x, static_cast<size_t>(n) * sizeof(T)}},
-      [=] { solve(kind, true, n, nnz, base, values, row_ptr, col_ind, b, tol, reorder, x, singularity); }, true);
+  return run_step(
+      device, handle, function,
+      {elements(row_ptr, n + 1), elements(col_ind, nnz), elements(values, nnz), elements(b, n), elements(x, n)},
+      [=] { solve(kind, device, n, nnz, base, values, row_ptr, col_ind, b, tol, reorder, x, singularity); }, true);
 }
 
 // min |b - A x| by QR with column pivoting (columns whose norm falls to tol go last): the
@@ -309,55 +292,55 @@ cusolverStatus_t CUSOLVERAPI cusolverSpXcsrqrAnalysisBatched(cusolverSpHandle_t 
   return CUSOLVER_STATUS_SUCCESS;
 }
 
-#define CUCPU_SPARSE_SOLVERS(prefix, T, R)                                                                           \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvluHost(                                                     \
-      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {        \
-    return lsv_host(Factorization::LU, handle, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, b, tol, reorder, x, \
-                    singularity);                                                                                    \
-  }                                                                                                                  \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvqrHost(                                                     \
-      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {        \
-    return lsv_host(Factorization::QR, handle, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, b, tol, reorder, x, \
-                    singularity);                                                                                    \
-  }                                                                                                                  \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvcholHost(                                                   \
-      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {        \
-    return lsv_host(Factorization::Cholesky, handle, n, nnzA, descrA, csrValA, csrRowPtrA, csrColIndA, b, tol,       \
-                    reorder, x, singularity);                                                                        \
-  }                                                                                                                  \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvqr(                                                         \
-      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {        \
-    return lsv_device(Factorization::QR, "cusolverSp" #prefix "csrlsvqr", handle, n, nnzA, descrA, csrValA,          \
-                      csrRowPtrA, csrColIndA, b, tol, reorder, x, singularity);                                      \
-  }                                                                                                                  \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvchol(                                                       \
-      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                 \
-      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {        \
-    return lsv_device(Factorization::Cholesky, "cusolverSp" #prefix "csrlsvchol", handle, n, nnzA, descrA, csrValA,  \
-                      csrRowPtrA, csrColIndA, b, tol, reorder, x, singularity);                                      \
-  }                                                                                                                  \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsqvqrHost(                                                    \
-      cusolverSpHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,           \
-      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int* rankA, T* x, int* p, R* min_norm) {      \
-    return least_squares(handle, m, n, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, b, tol, rankA, x, p, min_norm); \
-  }                                                                                                                  \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrqrBufferInfoBatched(                                           \
-      cusolverSpHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA, const T* csrVal,            \
-      const int* csrRowPtr, const int* csrColInd, int batchSize, csrqrInfo_t info, size_t* internalDataInBytes,      \
-      size_t* workspaceInBytes) {                                                                                    \
-    return qr_buffer_info(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, batchSize, info,                  \
-                          internalDataInBytes, workspaceInBytes);                                                    \
-  }                                                                                                                  \
-  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrqrsvBatched(                                                   \
-      cusolverSpHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,           \
-      const int* csrRowPtrA, const int* csrColIndA, const T* b, T* x, int batchSize, csrqrInfo_t info,               \
-      void* /*pBuffer*/) {                                                                                           \
-    return qr_solve_batched("cusolverSp" #prefix "csrqrsvBatched", handle, m, n, nnz, descrA, csrValA, csrRowPtrA,   \
-                            csrColIndA, b, x, batchSize, info);                                                      \
+#define CUCPU_SPARSE_SOLVERS(prefix, T, R)                                                                             \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvluHost(                                                       \
+      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                   \
+      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {          \
+    return lsv(Factorization::LU, false, "cusolverSp" #prefix "csrlsvluHost", handle, n, nnzA, descrA, csrValA,        \
+               csrRowPtrA, csrColIndA, b, tol, reorder, x, singularity);                                               \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvqrHost(                                                       \
+      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                   \
+      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {          \
+    return lsv(Factorization::QR, false, "cusolverSp" #prefix "csrlsvqrHost", handle, n, nnzA, descrA, csrValA,        \
+               csrRowPtrA, csrColIndA, b, tol, reorder, x, singularity);                                               \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvcholHost(                                                     \
+      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                   \
+      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {          \
+    return lsv(Factorization::Cholesky, false, "cusolverSp" #prefix "csrlsvcholHost", handle, n, nnzA, descrA,         \
+               csrValA, csrRowPtrA, csrColIndA, b, tol, reorder, x, singularity);                                      \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvqr(                                                           \
+      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                   \
+      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {          \
+    return lsv(Factorization::QR, true, "cusolverSp" #prefix "csrlsvqr", handle, n, nnzA, descrA, csrValA, csrRowPtrA, \
+               csrColIndA, b, tol, reorder, x, singularity);                                                           \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsvchol(                                                         \
+      cusolverSpHandle_t handle, int n, int nnzA, const cusparseMatDescr_t descrA, const T* csrValA,                   \
+      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int reorder, T* x, int* singularity) {          \
+    return lsv(Factorization::Cholesky, true, "cusolverSp" #prefix "csrlsvchol", handle, n, nnzA, descrA, csrValA,     \
+               csrRowPtrA, csrColIndA, b, tol, reorder, x, singularity);                                               \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrlsqvqrHost(                                                      \
+      cusolverSpHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,             \
+      const int* csrRowPtrA, const int* csrColIndA, const T* b, R tol, int* rankA, T* x, int* p, R* min_norm) {        \
+    return least_squares(handle, m, n, nnz, descrA, csrValA, csrRowPtrA, csrColIndA, b, tol, rankA, x, p, min_norm);   \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrqrBufferInfoBatched(                                             \
+      cusolverSpHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA, const T* csrVal,              \
+      const int* csrRowPtr, const int* csrColInd, int batchSize, csrqrInfo_t info, size_t* internalDataInBytes,        \
+      size_t* workspaceInBytes) {                                                                                      \
+    return qr_buffer_info(handle, m, n, nnz, descrA, csrVal, csrRowPtr, csrColInd, batchSize, info,                    \
+                          internalDataInBytes, workspaceInBytes);                                                      \
+  }                                                                                                                    \
+  cusolverStatus_t CUSOLVERAPI cusolverSp##prefix##csrqrsvBatched(                                                     \
+      cusolverSpHandle_t handle, int m, int n, int nnz, const cusparseMatDescr_t descrA, const T* csrValA,             \
+      const int* csrRowPtrA, const int* csrColIndA, const T* b, T* x, int batchSize, csrqrInfo_t info,                 \
+      void* /*pBuffer*/) {                                                                                             \
+    return qr_solve_batched("cusolverSp" #prefix "csrqrsvBatched", handle, m, n, nnz, descrA, csrValA, csrRowPtrA,     \
+                            csrColIndA, b, x, batchSize, info);                                                        \
   }
 
 CUCPU_SPARSE_SOLVERS(S, float, float)
