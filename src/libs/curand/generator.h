@@ -116,6 +116,48 @@ inline size_t result_bytes(Output output) {
   }
 }
 
+// The transform of the generators whose normals are the inverse normal CDF of one value each
+// (MTGP32, MT19937, Sobol).
+inline Transform inverse_cdf_transform(Output output) {
+  switch (output) {
+    case Output::normal:
+    case Output::log_normal:
+      return Transform::icdf_float;
+    case Output::normal_double:
+    case Output::log_normal_double:
+      return Transform::icdf_double;
+    default:
+      return Transform::none;
+  }
+}
+
+// Result i of such a generator from its 32-bit value x: x itself where a transform or the
+// Poisson count finishes the result (in the low half of 8 bytes for doubles), else the uniform
+// the generator makes of x (`uniform`, `uniform_double`).
+template <typename Uniform, typename UniformDouble>
+void store_raw_or_uniform(const Request& request, size_t i, unsigned x, Uniform uniform, UniformDouble uniform_double) {
+  switch (request.output) {
+    case Output::bits32:
+    case Output::normal:
+    case Output::log_normal:
+    case Output::poisson:
+      static_cast<unsigned*>(request.out)[i] = x;
+      break;
+    case Output::uniform:
+      static_cast<float*>(request.out)[i] = uniform(x);
+      break;
+    case Output::uniform_double:
+      static_cast<double*>(request.out)[i] = uniform_double(x);
+      break;
+    case Output::normal_double:
+    case Output::log_normal_double:
+      static_cast<unsigned long long*>(request.out)[i] = x;
+      break;
+    case Output::bits64:
+      break;
+  }
+}
+
 class Engine {
  public:
   virtual ~Engine() = default;

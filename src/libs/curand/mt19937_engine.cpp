@@ -113,43 +113,12 @@ class Mt19937Engine : public Engine {
   }
 
   // Normals are the inverse normal CDF of each 32-bit value, as MTGP32's.
-  Transform transform(Output output) const override {
-    switch (output) {
-      case Output::normal:
-      case Output::log_normal:
-        return Transform::icdf_float;
-      case Output::normal_double:
-      case Output::log_normal_double:
-        return Transform::icdf_double;
-      default:
-        return Transform::none;
-    }
-  }
+  Transform transform(Output output) const override { return inverse_cdf_transform(output); }
 
   void fill(const Request& request) override {
-    for (size_t i = 0; i < request.count; ++i) {
-      uint32_t x = next();
-      switch (request.output) {
-        case Output::bits32:
-        case Output::normal:
-        case Output::log_normal:
-        case Output::poisson:
-          static_cast<unsigned*>(request.out)[i] = x;
-          break;
-        case Output::uniform:
-          static_cast<float*>(request.out)[i] = float(uniform_double(x));
-          break;
-        case Output::uniform_double:
-          static_cast<double*>(request.out)[i] = uniform_double(x);
-          break;
-        case Output::normal_double:
-        case Output::log_normal_double:
-          static_cast<unsigned long long*>(request.out)[i] = x;
-          break;
-        case Output::bits64:
-          break;
-      }
-    }
+    for (size_t i = 0; i < request.count; ++i)
+      store_raw_or_uniform(
+          request, i, next(), [](unsigned x) { return float(uniform_double(x)); }, uniform_double);
   }
 
  private:

@@ -77,45 +77,15 @@ class MtgpEngine : public Engine {
     for (unsigned b = 0; b < blocks; ++b) blocks_.emplace_back(kernel_params(), b, unsigned(seed) + b + 1);
   }
 
-  Transform transform(Output output) const override {
-    switch (output) {
-      case Output::normal:
-      case Output::log_normal:
-        return Transform::icdf_float;
-      case Output::normal_double:
-      case Output::log_normal_double:
-        return Transform::icdf_double;
-      default:
-        return Transform::none;
-    }
-  }
+  Transform transform(Output output) const override { return inverse_cdf_transform(output); }
 
   void prepare(Request& request) override { request.float_icdf_double = request.output == Output::normal_double; }
 
   void fill(const Request& request) override {
-    for (size_t i = 0; i < request.count; ++i) {
-      unsigned x = next();
-      switch (request.output) {
-        case Output::bits32:
-        case Output::normal:
-        case Output::log_normal:
-        case Output::poisson:
-          static_cast<unsigned*>(request.out)[i] = x;
-          break;
-        case Output::uniform:
-          static_cast<float*>(request.out)[i] = _curand_uniform(x);
-          break;
-        case Output::uniform_double:
-          static_cast<double*>(request.out)[i] = _curand_uniform_double(x);
-          break;
-        case Output::normal_double:
-        case Output::log_normal_double:
-          static_cast<unsigned long long*>(request.out)[i] = x;
-          break;
-        case Output::bits64:
-          break;
-      }
-    }
+    for (size_t i = 0; i < request.count; ++i)
+      store_raw_or_uniform(
+          request, i, next(), [](unsigned x) { return _curand_uniform(x); },
+          [](unsigned x) { return _curand_uniform_double(x); });
   }
 
  private:

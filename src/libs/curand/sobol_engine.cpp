@@ -25,18 +25,7 @@ class SobolEngine : public Engine {
     }
   }
 
-  Transform transform(Output output) const override {
-    switch (output) {
-      case Output::normal:
-      case Output::log_normal:
-        return Transform::icdf_float;
-      case Output::normal_double:
-      case Output::log_normal_double:
-        return Transform::icdf_double;
-      default:
-        return Transform::none;
-    }
-  }
+  Transform transform(Output output) const override { return inverse_cdf_transform(output); }
 
   void fill(const Request& request) override {
     size_t points = request.count / dimensions_;
